@@ -1,0 +1,136 @@
+// Splat preprocess: one thread per splat. Prepended: common/camera.wgsl, splats/splat-types.wgsl.
+//
+// Steps (Kerbl et al. 2023 §4 eqs. 5–6; reference rasteriser forward.cu: preprocessCUDA):
+//  1. camera-relative centre, near-plane cull;
+//  2. 3D covariance Σ = R S Sᵀ Rᵀ from the quaternion and scales;
+//  3. EWA projection Σ' = J W Σ Wᵀ Jᵀ with J at the clamped (1.3 × FOV) centre, + 0.3 px² dilation;
+//  4. conic = Σ'⁻¹, radius = ceil(3 √λmax), off-screen cull;
+//  5. colour from spherical harmonics up to SH_DEGREE along the eye→splat direction;
+//  6. sort key = ~bits(depth) (far first once sorted ascending; culled = 0xffffffff), value = index,
+//     and the visible count appended to the indirect draw arguments.
+//
+// Bindings (group 0): 0 camera, 1 frame, 2 splats, 3 SH rest (packed f16 pairs), 4 projected,
+// 5 sort keys, 6 sort values, 7 indirect draw args [vertexCount, instanceCount, firstVertex, firstInstance].
+
+override WORKGROUP_SIZE: u32 = 256u;
+override SH_DEGREE: u32 = 0u;
+override SH_REST_STRIDE: u32 = 1u;   // u32 words of packed f16 SH per splat
+override FRUSTUM_CLAMP: f32 = 1.3;
+override COV2D_DILATION: f32 = 0.3;
+
+@group(0) @binding(0) var<uniform> camera: Camera;
+@group(0) @binding(1) var<uniform> frame: SplatFrame;
+@group(0) @binding(2) var<storage, read> splats: array<Splat>;
+@group(0) @binding(3) var<storage, read> shRest: array<u32>;
+@group(0) @binding(4) var<storage, read_write> projected: array<ProjectedSplat>;
+@group(0) @binding(5) var<storage, read_write> sortKeys: array<u32>;
+@group(0) @binding(6) var<storage, read_write> sortValues: array<u32>;
+@group(0) @binding(7) var<storage, read_write> drawArgs: array<atomic<u32>, 4>;
+
+const SH_C0: f32 = 0.28209479177387814;
+const SH_C1: f32 = 0.4886025119029199;
+
+fn shCoeff(i: u32, k: u32) -> vec3f {
+  // Coefficient k (1-based band index minus one) of splat i: halves (3k, 3k+1, 3k+2).
+  let base = i * SH_REST_STRIDE * 2u + k * 3u;
+  var out: vec3f;
+  for (var c = 0u; c < 3u; c++) {
+    let h = base + c;
+    let pair = unpack2x16float(shRest[h / 2u]);
+    out[c] = select(pair.x, pair.y, (h & 1u) == 1u);
+  }
+  return out;
+}
+
+fn colorFromSh(i: u32, dc: vec3f, d: vec3f) -> vec3f {
+  var c = SH_C0 * dc;
+  if (SH_DEGREE > 0u) {
+    let x = d.x; let y = d.y; let z = d.z;
+    c += -SH_C1 * y * shCoeff(i, 0u) + SH_C1 * z * shCoeff(i, 1u) - SH_C1 * x * shCoeff(i, 2u);
+    if (SH_DEGREE > 1u) {
+      let xx = x * x; let yy = y * y; let zz = z * z;
+      let xy = x * y; let yz = y * z; let xz = x * z;
+      c += 1.0925484305920792 * xy * shCoeff(i, 3u)
+         - 1.0925484305920792 * yz * shCoeff(i, 4u)
+         + 0.31539156525252005 * (2.0 * zz - xx - yy) * shCoeff(i, 5u)
+         - 1.0925484305920792 * xz * shCoeff(i, 6u)
+         + 0.5462742152960396 * (xx - yy) * shCoeff(i, 7u);
+      if (SH_DEGREE > 2u) {
+        c += -0.5900435899266435 * y * (3.0 * xx - yy) * shCoeff(i, 8u)
+           + 2.890611442640554 * xy * z * shCoeff(i, 9u)
+           - 0.4570457994644658 * y * (4.0 * zz - xx - yy) * shCoeff(i, 10u)
+           + 0.3731763325901154 * z * (2.0 * zz - 3.0 * xx - 3.0 * yy) * shCoeff(i, 11u)
+           - 0.4570457994644658 * x * (4.0 * zz - xx - yy) * shCoeff(i, 12u)
+           + 1.445305721320277 * z * (xx - yy) * shCoeff(i, 13u)
+           - 0.5900435899266435 * x * (xx - 3.0 * yy) * shCoeff(i, 14u);
+      }
+    }
+  }
+  return max(c + 0.5, vec3f(0.0));
+}
+
+fn quatToMat(q: vec4f) -> mat3x3f {
+  let w = q.x; let x = q.y; let y = q.z; let z = q.w;
+  // Columns of R (WGSL matrices are column-major).
+  return mat3x3f(
+    vec3f(1.0 - 2.0 * (y * y + z * z), 2.0 * (x * y + w * z), 2.0 * (x * z - w * y)),
+    vec3f(2.0 * (x * y - w * z), 1.0 - 2.0 * (x * x + z * z), 2.0 * (y * z + w * x)),
+    vec3f(2.0 * (x * z + w * y), 2.0 * (y * z - w * x), 1.0 - 2.0 * (x * x + y * y)));
+}
+
+fn cull(i: u32) {
+  projected[i].radiusPx = 0.0;
+  sortKeys[i] = 0xffffffffu;
+  sortValues[i] = i;
+}
+
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn preprocess(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let i = gid.x + gid.y * nwg.x * WORKGROUP_SIZE;
+  if (i >= frame.splatCount) { return; }
+  let s = splats[i];
+
+  // 1. Camera-relative centre.
+  let rel = (s.position - camera.eyeHigh) - camera.eyeLow;
+  let t = (camera.viewRotation * vec4f(rel, 0.0)).xyz;
+  if (t.z <= camera.near || t.z >= camera.far) { cull(i); return; }
+
+  // 2. Σ = M Mᵀ with M = R S.
+  let M = quatToMat(s.rotation) * mat3x3f(vec3f(s.scale.x, 0.0, 0.0), vec3f(0.0, s.scale.y, 0.0), vec3f(0.0, 0.0, s.scale.z));
+  let sigma = M * transpose(M);
+
+  // 3. EWA projection.
+  let lim = FRUSTUM_CLAMP * camera.tanHalfFov;
+  let tx = clamp(t.x / t.z, -lim.x, lim.x) * t.z;
+  let ty = clamp(t.y / t.z, -lim.y, lim.y) * t.z;
+  let fx = camera.focal.x; let fy = camera.focal.y;
+  // J as a 3×3 with a zero last row; columns listed.
+  let J = mat3x3f(vec3f(fx / t.z, 0.0, 0.0), vec3f(0.0, fy / t.z, 0.0),
+                  vec3f(-fx * tx / (t.z * t.z), -fy * ty / (t.z * t.z), 0.0));
+  let W = mat3x3f(camera.viewRotation[0].xyz, camera.viewRotation[1].xyz, camera.viewRotation[2].xyz);
+  let T = J * W;
+  let cov = T * sigma * transpose(T);
+  let a = cov[0][0] + COV2D_DILATION;
+  let b = cov[0][1];
+  let c = cov[1][1] + COV2D_DILATION;
+
+  // 4. Conic and extent.
+  let det = a * c - b * b;
+  if (!(det > 0.0)) { cull(i); return; }
+  let mid = 0.5 * (a + c);
+  let lambda1 = mid + sqrt(max(0.1, mid * mid - det));
+  let radius = ceil(3.0 * sqrt(lambda1));
+  let center = vec2f(fx * t.x / t.z, fy * t.y / t.z) + camera.principal;
+  if (center.x + radius < 0.0 || center.x - radius > camera.viewport.x ||
+      center.y + radius < 0.0 || center.y - radius > camera.viewport.y) { cull(i); return; }
+
+  // 5. View-dependent colour.
+  let color = colorFromSh(i, s.shDc, normalize(rel));
+
+  // 6. Outputs.
+  projected[i] = ProjectedSplat(center, cameraDepthToNdc(camera, t.z), radius,
+                                vec3f(c / det, -b / det, a / det), s.opacity, vec4f(color, 1.0));
+  sortKeys[i] = ~bitcast<u32>(t.z);
+  sortValues[i] = i;
+  atomicAdd(&drawArgs[1], 1u);
+}

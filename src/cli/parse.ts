@@ -1,0 +1,33 @@
+/**
+ * Option parsers shared by the command-line tools (used as commander argument parsers); each throws
+ * commander's InvalidArgumentError with a message naming the expected form.
+ */
+import { InvalidArgumentError } from 'commander';
+import type { Vec3 } from '../gpu/camera';
+
+/** Parses `x,y,z` into three finite numbers. */
+export function parseVec3(value: string): Vec3 {
+  const parts = value.split(',').map((s) => Number(s.trim()));
+  if (parts.length !== 3 || parts.some((v) => !Number.isFinite(v))) {
+    throw new InvalidArgumentError(`expected three comma-separated numbers x,y,z, got '${value}'`);
+  }
+  return parts as Vec3;
+}
+
+/** Parses a positive integer no larger than `max`. */
+export function positiveInt(max: number): (value: string) => number {
+  return (value: string) => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < 1 || n > max) throw new InvalidArgumentError(`expected an integer in 1..${max}, got '${value}'`);
+    return n;
+  };
+}
+
+/** Parses a number strictly between `lo` and `hi`. */
+export function numberBetween(lo: number, hi: number): (value: string) => number {
+  return (value: string) => {
+    const n = Number(value);
+    if (!(n > lo && n < hi)) throw new InvalidArgumentError(`expected a number in (${lo}, ${hi}), got '${value}'`);
+    return n;
+  };
+}

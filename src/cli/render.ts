@@ -1,0 +1,56 @@
+/**
+ * `npm run render -- --scene FILE --out OUT.png [options]`: renders one frame of a splat file in
+ * headless Chromium (WebGPU) and writes a PNG. Bad input exits 1 with a one-line error.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { Command } from 'commander';
+import { PNG } from 'pngjs';
+import { CliError, runCli, withHarness } from './browser-harness';
+import { numberBetween, parseVec3, positiveInt } from './parse';
+
+const program = new Command('render')
+  .description('Render one frame of a Gaussian-splat file (.ply, compressed .ply, .splat, .spz) to a PNG.')
+  .requiredOption('--scene <file>', 'splat file to render')
+  .requiredOption('--out <png>', 'output PNG path')
+  .option('--width <px>', 'image width in pixels', positiveInt(8192), 320)
+  .option('--height <px>', 'image height in pixels', positiveInt(8192), 240)
+  .option('--eye <x,y,z>', 'camera position (scene frame, metres); default frames the scene bounds', parseVec3)
+  .option('--target <x,y,z>', 'point looked at (scene frame); default: centre of the bounds', parseVec3)
+  .option('--up <x,y,z>', 'up direction (scene frame); default 0,-1,0 (COLMAP/OpenCV captures are y-down)', parseVec3)
+  .option('--fov-y <deg>', 'vertical field of view in degrees', numberBetween(0, 180), 50)
+  .option('--headed', 'show the browser window')
+  .option('--gpu', "use the machine's GPU instead of SwiftShader")
+  .showHelpAfterError();
+
+runCli(async () => {
+  program.parse();
+  const o = program.opts<{ scene: string; out: string; width: number; height: number; eye?: [number, number, number]; target?: [number, number, number]; up?: [number, number, number]; fovY: number; headed?: boolean; gpu?: boolean }>();
+  if (!o.out.toLowerCase().endsWith('.png')) throw new CliError(`--out ${o.out}: the output must be a .png file`);
+  const started = performance.now();
+  const result = await withHarness({ headed: o.headed, hardwareGpu: o.gpu }, async (h) => {
+    const file = await h.serveFile(o.scene);
+    return h.call('renderSplats', {
+      fileUrl: file.url,
+      fileName: file.name,
+      width: o.width,
+      height: o.height,
+      fovYDeg: o.fovY,
+      eye: o.eye,
+      target: o.target,
+      up: o.up,
+    });
+  });
+  const png = new PNG({ width: result.width, height: result.height });
+  png.data = Buffer.from(result.rgbaBase64, 'base64');
+  // Opaque output: the splat image is composited over black.
+  for (let i = 3; i < png.data.length; i += 4) png.data[i] = 255;
+  await mkdir(dirname(o.out), { recursive: true });
+  await writeFile(o.out, PNG.sync.write(png));
+  const c = result.camera;
+  console.log(
+    `${o.out}: ${result.width}×${result.height}, ${result.splatCount.toLocaleString('en')} splats, ` +
+      `eye ${c.eye.map((v) => v.toFixed(3)).join(',')} target ${c.target.map((v) => v.toFixed(3)).join(',')}, ` +
+      `${result.adapter}, ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
+});

@@ -1,0 +1,130 @@
+/**
+ * Pinhole camera shared by every pass, and its GPU uniform (`shaders/common/camera.wgsl`).
+ *
+ * World frame: right-handed, Z up, metres (ROS REP 103). The camera frame follows the 3DGS
+ * reference and OpenCV: x right, y down, z forward. Pixel origin is the top-left corner and
+ * pixel (i, j) has its centre at (i + 0.5, j + 0.5).
+ */
+import { vec3 } from 'wgpu-matrix';
+
+export type Vec3 = [number, number, number];
+
+/** A perspective camera looking from `eye` at `target`. */
+export interface PinholeCamera {
+  /** Eye position, metres, world frame (kept in f64 on the host). */
+  eye: Vec3;
+  /** Point looked at, metres, world frame. */
+  target: Vec3;
+  /** Up direction, world frame (need not be unit or orthogonal to the view direction). */
+  up: Vec3;
+  /** Vertical field of view, degrees, in (0, 180). */
+  fovYDeg: number;
+  /** Image size, pixels. */
+  width: number;
+  height: number;
+  /** Near and far plane distances, metres (0 < near < far). */
+  near: number;
+  far: number;
+}
+
+/** Intrinsics and extrinsics derived from a {@link PinholeCamera}, all in f64. */
+export interface CameraModel {
+  /** World → camera rotation, row-major 3×3 (rows are the camera's x, y, z axes in world). */
+  rotation: Float64Array;
+  eye: Vec3;
+  fx: number;
+  fy: number;
+  cx: number;
+  cy: number;
+  tanHalfFovX: number;
+  tanHalfFovY: number;
+  width: number;
+  height: number;
+  near: number;
+  far: number;
+}
+
+/**
+ * Derives the camera model (OpenCV axes, focal lengths in pixels, square pixels).
+ *
+ * @throws Error when eye = target, up is parallel to the view direction, or a value is out of range.
+ */
+export function cameraModel(cam: PinholeCamera): CameraModel {
+  const bad = (what: string) => new Error(`camera: ${what}`);
+  if (!(cam.fovYDeg > 0 && cam.fovYDeg < 180)) throw bad(`fov-y ${cam.fovYDeg}° is outside (0, 180)`);
+  if (!(cam.width >= 1 && cam.height >= 1)) throw bad(`image size ${cam.width}×${cam.height} is empty`);
+  if (!(cam.near > 0 && cam.far > cam.near)) throw bad(`near ${cam.near} / far ${cam.far} must satisfy 0 < near < far`);
+  for (const v of [...cam.eye, ...cam.target, ...cam.up]) if (!Number.isFinite(v)) throw bad('eye, target and up must be finite');
+  const f = vec3.sub(cam.target, cam.eye, new Float64Array(3));
+  const fl = vec3.length(f);
+  if (fl === 0) throw bad('eye and target coincide');
+  vec3.scale(f, 1 / fl, f);
+  const right = vec3.cross(f, cam.up, new Float64Array(3));
+  const rl = vec3.length(right);
+  if (rl < 1e-9 * vec3.length(cam.up) || rl === 0) throw bad('up is parallel to the view direction');
+  vec3.scale(right, 1 / rl, right);
+  const down = vec3.cross(f, right, new Float64Array(3));
+  const tanHalfFovY = Math.tan((cam.fovYDeg * Math.PI) / 360);
+  const fy = cam.height / 2 / tanHalfFovY;
+  return {
+    rotation: Float64Array.from([...right, ...down, ...f]),
+    eye: [...cam.eye] as Vec3,
+    fx: fy,
+    fy,
+    cx: cam.width / 2,
+    cy: cam.height / 2,
+    tanHalfFovX: cam.width / 2 / fy,
+    tanHalfFovY,
+    width: cam.width,
+    height: cam.height,
+    near: cam.near,
+    far: cam.far,
+  };
+}
+
+/** Byte size and field offsets of WGSL `Camera` (checked against the WGSL by camera-layout.test.ts). */
+export const CAMERA_LAYOUT = {
+  size: 128,
+  viewRotation: 0,
+  eyeHigh: 64,
+  near: 76,
+  eyeLow: 80,
+  far: 92,
+  focal: 96,
+  principal: 104,
+  viewport: 112,
+  tanHalfFov: 120,
+} as const;
+
+/**
+ * Writes a camera model into `out` (a Float32Array of CAMERA_LAYOUT.size / 4) in the layout of the
+ * WGSL `Camera` struct, splitting the eye into f32 high and low parts for camera-relative rendering.
+ */
+export function packCameraUniform(m: CameraModel, out: Float32Array<ArrayBuffer>): Float32Array<ArrayBuffer> {
+  const r = m.rotation;
+  out.fill(0);
+  // mat4x4f is column-major: column j holds (r[0][j], r[1][j], r[2][j]).
+  for (let j = 0; j < 3; j++) for (let i = 0; i < 3; i++) out[j * 4 + i] = r[i * 3 + j];
+  out[15] = 1;
+  for (let k = 0; k < 3; k++) {
+    const high = Math.fround(m.eye[k]);
+    out[CAMERA_LAYOUT.eyeHigh / 4 + k] = high;
+    out[CAMERA_LAYOUT.eyeLow / 4 + k] = m.eye[k] - high;
+  }
+  out[CAMERA_LAYOUT.near / 4] = m.near;
+  out[CAMERA_LAYOUT.far / 4] = m.far;
+  out.set([m.fx, m.fy, m.cx, m.cy, m.width, m.height, m.tanHalfFovX, m.tanHalfFovY], CAMERA_LAYOUT.focal / 4);
+  return out;
+}
+
+/** World point → camera frame (x right, y down, z forward), f64. */
+export function worldToCamera(m: CameraModel, p: ArrayLike<number>, out: Float64Array = new Float64Array(3)): Float64Array {
+  const x = p[0] - m.eye[0];
+  const y = p[1] - m.eye[1];
+  const z = p[2] - m.eye[2];
+  const r = m.rotation;
+  out[0] = r[0] * x + r[1] * y + r[2] * z;
+  out[1] = r[3] * x + r[4] * y + r[5] * z;
+  out[2] = r[6] * x + r[7] * y + r[8] * z;
+  return out;
+}

@@ -1,0 +1,198 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { withDevice } from '../../test/gpu-fixture';
+import { PrefixScan } from './prefix-scan';
+import { RadixSort } from './radix-sort';
+import { exclusiveScanReference } from './radix-sort-reference';
+
+/** Mulberry32: a small seeded PRNG so every run sees the same keys. */
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return (t ^ (t >>> 14)) >>> 0;
+  };
+}
+
+const STORAGE_IO = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
+
+function upload(device: GPUDevice, data: Uint32Array, label: string): GPUBuffer {
+  const buffer = device.createBuffer({ label, size: Math.max(4, data.byteLength), usage: STORAGE_IO, mappedAtCreation: true });
+  new Uint32Array(buffer.getMappedRange()).set(data);
+  buffer.unmap();
+  return buffer;
+}
+
+async function readBack(device: GPUDevice, buffer: GPUBuffer, count: number): Promise<Uint32Array> {
+  const staging = device.createBuffer({ size: Math.max(4, count * 4), usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+  const encoder = device.createCommandEncoder();
+  encoder.copyBufferToBuffer(buffer, 0, staging, 0, count * 4);
+  device.queue.submit([encoder.finish()]);
+  await staging.mapAsync(GPUMapMode.READ);
+  const out = new Uint32Array(staging.getMappedRange().slice(0, count * 4));
+  staging.destroy();
+  return out;
+}
+
+/** Fails with the first index where `got` and `want` differ, and both values there. */
+function expectSameArray(what: string, got: Uint32Array, want: Uint32Array): void {
+  expect(got.length, `${what}: length`).toBe(want.length);
+  const i = got.findIndex((v, k) => v !== want[k]);
+  expect(i < 0 ? 'equal' : `first mismatch at index ${i}: got ${got[i]}, expected ${want[i]}`, what).toBe('equal');
+}
+
+/** Keys and original indices ordered by Array.prototype.sort on (masked key, index): stable. */
+function sortedPairs(keys: Uint32Array, bits = 32): { keys: Uint32Array; values: Uint32Array } {
+  const mask = bits >= 32 ? 0xffffffff : (1 << bits) - 1;
+  const order = Array.from(keys, (_, i) => i).sort((a, b) => ((keys[a] & mask) >>> 0) - ((keys[b] & mask) >>> 0) || a - b);
+  return { keys: Uint32Array.from(order, (i) => keys[i]), values: Uint32Array.from(order) };
+}
+
+/** Sorts `keys` on the GPU with values = original indices; returns the result and the GPU time. */
+async function gpuSort(device: GPUDevice, sorter: RadixSort, keys: Uint32Array, bitsToSort?: number) {
+  const keyBuffer = upload(device, keys, 'test.keys');
+  const valueBuffer = upload(device, Uint32Array.from(keys, (_, i) => i), 'test.values');
+  await device.queue.onSubmittedWorkDone();
+  const start = performance.now();
+  const encoder = device.createCommandEncoder();
+  sorter.encode(encoder, keyBuffer, valueBuffer, keys.length, bitsToSort);
+  device.queue.submit([encoder.finish()]);
+  await device.queue.onSubmittedWorkDone();
+  const ms = performance.now() - start;
+  const result = { keys: await readBack(device, keyBuffer, keys.length), values: await readBack(device, valueBuffer, keys.length), ms };
+  keyBuffer.destroy();
+  valueBuffer.destroy();
+  return result;
+}
+
+async function checkSort(device: GPUDevice, sorter: RadixSort, keys: Uint32Array, bitsToSort?: number): Promise<number> {
+  const got = await gpuSort(device, sorter, keys, bitsToSort);
+  const want = sortedPairs(keys, bitsToSort === undefined ? 32 : Math.ceil(bitsToSort / 8) * 8);
+  expectSameArray(`keys (n = ${keys.length})`, got.keys, want.keys);
+  expectSameArray(`values (n = ${keys.length})`, got.values, want.values);
+  return got.ms;
+}
+
+const CAPACITY = 70_000;
+let shared: RadixSort | undefined;
+async function sorter(device: GPUDevice): Promise<RadixSort> {
+  shared ??= await RadixSort.create(device, CAPACITY);
+  return shared;
+}
+afterAll(() => shared?.destroy());
+
+describe('RadixSort', () => {
+  for (const n of [1, 255, 256, 257, 1023, 1024, 1025, 5000, CAPACITY]) {
+    it(`sorts random full-range keys stably, n = ${n}`, async () => {
+      await withDevice(async (device) => {
+        const next = rng(n);
+        const ms = await checkSort(device, await sorter(device), Uint32Array.from({ length: n }, () => next()));
+        if (n === CAPACITY) console.log(`RadixSort: ${n} random keys in ${ms.toFixed(1)} ms`);
+      });
+    });
+  }
+
+  const patterns: [string, (i: number, next: () => number) => number][] = [
+    ['many ties (keys 0..15)', (_, next) => next() & 15],
+    ['already sorted', (i) => i * 7919],
+    ['reverse sorted', (i) => 0xffffffff - i * 7919],
+    ['all equal', () => 0xdeadbeef],
+  ];
+  for (const [name, make] of patterns) {
+    it(`sorts ${name}, n = 5000`, async () => {
+      await withDevice(async (device) => {
+        const next = rng(99);
+        await checkSort(device, await sorter(device), Uint32Array.from({ length: 5000 }, (_, i) => make(i, next) >>> 0));
+      });
+    });
+  }
+
+  it('times a warm 70k-key sort', async () => {
+    await withDevice(async (device) => {
+      const next = rng(7);
+      const keys = Uint32Array.from({ length: CAPACITY }, () => next());
+      const ms = await checkSort(device, await sorter(device), keys);
+      console.log(`RadixSort: ${CAPACITY} random keys in ${ms.toFixed(1)} ms (warm)`);
+    });
+  });
+
+  for (const bits of [16, 8]) {
+    it(`sorts the low ${bits} bits only (${bits / 8} passes), stably`, async () => {
+      await withDevice(async (device) => {
+        const next = rng(bits);
+        await checkSort(device, await sorter(device), Uint32Array.from({ length: 5000 }, () => next()), bits);
+      });
+    });
+  }
+
+  it('linearises a 2D dispatch when blocks exceed the per-dimension limit', async () => {
+    await withDevice(async (device) => {
+      // 5000 keys = 5 blocks; with at most 2 workgroups per dimension they run as a 2 × 3 grid.
+      const small = await RadixSort.create(device, 5000, 'RadixSort2D', 2);
+      const next = rng(2);
+      await checkSort(device, small, Uint32Array.from({ length: 5000 }, () => next()));
+      small.destroy();
+    });
+  });
+
+  it('throws when count exceeds capacity', async () => {
+    await withDevice(async (device) => {
+      const keys = upload(device, new Uint32Array(CAPACITY + 1), 'test.keys');
+      const values = upload(device, new Uint32Array(CAPACITY + 1), 'test.values');
+      const encoder = device.createCommandEncoder();
+      expect(() => (sorter(device), shared!.encode(encoder, keys, values, CAPACITY + 1))).toThrow(
+        `RadixSort.encode: count ${CAPACITY + 1} exceeds capacity ${CAPACITY}`,
+      );
+      encoder.finish();
+      keys.destroy();
+      values.destroy();
+    });
+  });
+});
+
+describe('PrefixScan', () => {
+  const cases: [number, number?][] = [[1], [256], [257], [65536], [65537], [70000], [70000, 3]];
+  for (const [n, maxPerDimension] of cases) {
+    it(`matches an exclusive scan, n = ${n}${maxPerDimension ? `, 2D grid (≤ ${maxPerDimension} per dimension)` : ''}`, async () => {
+      await withDevice(async (device) => {
+        const next = rng(n);
+        const input = Uint32Array.from({ length: n }, () => next() & 0xff);
+        const scan = await PrefixScan.create(device, n, 'PrefixScan', maxPerDimension);
+        const data = upload(device, input, 'test.data');
+        const encoder = device.createCommandEncoder();
+        scan.encode(encoder, data, n);
+        device.queue.submit([encoder.finish()]);
+        expectSameArray(`scan (n = ${n})`, await readBack(device, data, n), exclusiveScanReference(input));
+        data.destroy();
+        scan.destroy();
+      });
+    });
+  }
+});
+describe('TMP timing', () => {
+  it('breakdown', async () => {
+    await withDevice(async (device) => {
+      const s = await sorter(device);
+      const next = rng(7);
+      const keys = Uint32Array.from({ length: CAPACITY }, () => next());
+      for (const bits of [32, 8]) {
+        let best = Infinity;
+        for (let rep = 0; rep < 6; rep++) best = Math.min(best, (await gpuSort(device, s, keys, bits)).ms);
+        console.log(`bits ${bits}: min ${best.toFixed(1)} ms`);
+      }
+      const n = 256 * Math.ceil(CAPACITY / 1024);
+      const scan = await PrefixScan.create(device, n);
+      const data = upload(device, new Uint32Array(n), 'd');
+      for (let rep = 0; rep < 3; rep++) {
+        const t0 = performance.now();
+        const enc = device.createCommandEncoder();
+        scan.encode(enc, data, n);
+        device.queue.submit([enc.finish()]);
+        await device.queue.onSubmittedWorkDone();
+        console.log(`scan ${n}: ${(performance.now() - t0).toFixed(1)} ms`);
+      }
+    });
+  });
+});

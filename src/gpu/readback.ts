@@ -1,0 +1,49 @@
+/**
+ * Texture readback for tests, the CLI and benchmarks (never in a frame loop).
+ */
+import { fromHalfBits } from './half-float';
+
+/**
+ * Copies a 2D texture to the CPU and returns it as RGBA floats (width×height×4, top row first).
+ * Supports `rgba16float`, `rgba8unorm` and `bgra8unorm` colour and `depth32float` (in channel 0).
+ *
+ * @throws Error for other formats.
+ */
+export async function readTexture(device: GPUDevice, texture: GPUTexture): Promise<Float32Array> {
+  const { width, height, format } = texture;
+  const bytesPerPixel = { rgba16float: 8, rgba8unorm: 4, bgra8unorm: 4, depth32float: 4 }[format as string];
+  if (!bytesPerPixel) throw new Error(`readTexture: unsupported format ${format}`);
+  const bytesPerRow = Math.ceil((width * bytesPerPixel) / 256) * 256;
+  const buffer = device.createBuffer({ label: 'readTexture.buffer', size: bytesPerRow * height, usage: GPUBufferUsage.COPY_DST | GPUBufferUsage.MAP_READ });
+  const encoder = device.createCommandEncoder({ label: 'readTexture.encoder' });
+  encoder.copyTextureToBuffer({ texture, aspect: format === 'depth32float' ? 'depth-only' : 'all' }, { buffer, bytesPerRow }, { width, height });
+  device.queue.submit([encoder.finish()]);
+  await buffer.mapAsync(GPUMapMode.READ);
+  const bytes = new Uint8Array(buffer.getMappedRange().slice(0));
+  buffer.unmap();
+  buffer.destroy();
+  const out = new Float32Array(width * height * 4);
+  const view = new DataView(bytes.buffer);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const src = y * bytesPerRow + x * bytesPerPixel;
+      const dst = (y * width + x) * 4;
+      if (format === 'rgba16float') {
+        for (let c = 0; c < 4; c++) out[dst + c] = fromHalfBits(view.getUint16(src + 2 * c, true));
+      } else if (format === 'depth32float') {
+        out[dst] = view.getFloat32(src, true);
+      } else {
+        const order = format === 'bgra8unorm' ? [2, 1, 0, 3] : [0, 1, 2, 3];
+        for (let c = 0; c < 4; c++) out[dst + c] = bytes[src + order[c]] / 255;
+      }
+    }
+  }
+  return out;
+}
+
+/** Converts RGBA floats in [0, 1] to 8-bit RGBA (rounded, clamped), e.g. for PNG encoding. */
+export function toRgba8(pixels: Float32Array): Uint8ClampedArray {
+  const out = new Uint8ClampedArray(pixels.length);
+  for (let i = 0; i < pixels.length; i++) out[i] = Math.round(Math.min(1, Math.max(0, pixels[i])) * 255);
+  return out;
+}

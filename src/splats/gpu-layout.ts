@@ -1,0 +1,52 @@
+/**
+ * Host-side layouts of the splat structs in `shaders/splats/splat-types.wgsl` and the packing of a
+ * {@link SplatCloud} into GPU buffers. Offsets are checked against the WGSL by gpu-layout.test.ts.
+ *
+ * | buffer       | stride           | contents                                                        |
+ * |--------------|------------------|-----------------------------------------------------------------|
+ * | splats       | 64 B             | `Splat`: position f32×3, opacity, rotation (w,x,y,z), scale f32×3, pad, shDc f32×3, pad |
+ * | shRest       | SH_REST_STRIDE×4 | K×3 binary16 values (coefficient-major, channel-minor) packed two per u32, zero-padded |
+ * | projected    | 48 B             | `ProjectedSplat`: centre px, NDC depth, radius px, conic, opacity, colour |
+ * | sort keys    | 4 B              | ~bits(depth) or 0xffffffff when culled                          |
+ * | sort values  | 4 B              | splat index                                                     |
+ */
+import { toHalfBits } from '../gpu/half-float';
+import { shRestCount, type SplatCloud } from './splat-cloud';
+
+export const SPLAT_LAYOUT = { size: 64, position: 0, opacity: 12, rotation: 16, scale: 32, shDc: 48 } as const;
+export const PROJECTED_SPLAT_LAYOUT = { size: 48, centerPx: 0, depthNdc: 8, radiusPx: 12, conic: 16, opacity: 28, color: 32 } as const;
+export const SPLAT_FRAME_LAYOUT = { size: 16, splatCount: 0 } as const;
+
+/** u32 words of packed binary16 SH per splat for a degree (at least 1 so the binding is never empty). */
+export function shRestStride(degree: number): number {
+  return Math.max(1, Math.ceil((shRestCount(degree) * 3) / 2));
+}
+
+/** Packs positions, opacities, rotations, scales and SH dc into `Splat` records. */
+export function packSplats(cloud: SplatCloud): Float32Array<ArrayBuffer> {
+  const out = new Float32Array(cloud.count * (SPLAT_LAYOUT.size / 4));
+  for (let i = 0; i < cloud.count; i++) {
+    const o = i * 16;
+    out.set(cloud.positions.subarray(i * 3, i * 3 + 3), o);
+    out[o + 3] = cloud.opacities[i];
+    out.set(cloud.rotations.subarray(i * 4, i * 4 + 4), o + 4);
+    out.set(cloud.scales.subarray(i * 3, i * 3 + 3), o + 8);
+    out.set(cloud.shDc.subarray(i * 3, i * 3 + 3), o + 12);
+  }
+  return out;
+}
+
+/** Packs the higher-band SH as binary16 pairs, `shRestStride(degree)` words per splat. */
+export function packShRest(cloud: SplatCloud): Uint32Array<ArrayBuffer> {
+  const stride = shRestStride(cloud.shDegree);
+  const out = new Uint32Array(Math.max(1, cloud.count) * stride);
+  const perSplat = shRestCount(cloud.shDegree) * 3;
+  if (perSplat === 0) return out;
+  for (let i = 0; i < cloud.count; i++) {
+    for (let h = 0; h < perSplat; h++) {
+      const bits = toHalfBits(cloud.shRest[i * perSplat + h]);
+      out[i * stride + (h >> 1)] |= h & 1 ? bits << 16 : bits;
+    }
+  }
+  return out;
+}

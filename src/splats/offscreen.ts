@@ -1,0 +1,70 @@
+/**
+ * One-shot offscreen rendering of a splat scene to pixels, for the CLI, tests and benchmarks.
+ */
+import { cameraModel, type PinholeCamera } from '../gpu/camera';
+import { readTexture } from '../gpu/readback';
+import type { SplatCloud } from './splat-cloud';
+import { SplatRenderer } from './splat-renderer';
+import { SplatSceneBuffers } from './splat-scene-buffers';
+
+/** Colour and depth formats of offscreen frames (rgba16float keeps blending error below 8-bit). */
+export const OFFSCREEN_COLOR_FORMAT: GPUTextureFormat = 'rgba16float';
+export const OFFSCREEN_DEPTH_FORMAT: GPUTextureFormat = 'depth32float';
+
+/** An offscreen colour + depth target of one size. */
+export class OffscreenTarget {
+  readonly color: GPUTexture;
+  readonly depth: GPUTexture;
+  constructor(device: GPUDevice, readonly width: number, readonly height: number) {
+    this.color = device.createTexture({
+      label: 'OffscreenTarget.color',
+      size: [width, height],
+      format: OFFSCREEN_COLOR_FORMAT,
+      usage: GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.COPY_SRC | GPUTextureUsage.TEXTURE_BINDING,
+    });
+    this.depth = device.createTexture({
+      label: 'OffscreenTarget.depth',
+      size: [width, height],
+      format: OFFSCREEN_DEPTH_FORMAT,
+      usage: GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.COPY_SRC,
+    });
+  }
+
+  /** Records a clear of the depth buffer to the far plane (1.0). */
+  clearDepth(encoder: GPUCommandEncoder): void {
+    encoder
+      .beginRenderPass({
+        label: 'OffscreenTarget.clearDepth',
+        colorAttachments: [],
+        depthStencilAttachment: { view: this.depth.createView(), depthClearValue: 1, depthLoadOp: 'clear', depthStoreOp: 'store' },
+      })
+      .end();
+  }
+
+  destroy(): void {
+    this.color.destroy();
+    this.depth.destroy();
+  }
+}
+
+/**
+ * Renders `cloud` from `camera` and returns linear RGBA floats (width×height×4, top row first)
+ * over a black background.
+ */
+export async function renderSplatsOffscreen(device: GPUDevice, cloud: SplatCloud, camera: PinholeCamera, file = 'scene'): Promise<Float32Array> {
+  const scene = new SplatSceneBuffers(device, cloud, file);
+  const renderer = await SplatRenderer.create(device, { colorFormat: OFFSCREEN_COLOR_FORMAT, depthFormat: OFFSCREEN_DEPTH_FORMAT });
+  const target = new OffscreenTarget(device, camera.width, camera.height);
+  try {
+    await renderer.setScene(scene);
+    const encoder = device.createCommandEncoder({ label: 'renderSplatsOffscreen' });
+    target.clearDepth(encoder);
+    renderer.encode(encoder, cameraModel(camera), { color: target.color.createView(), depth: target.depth.createView(), clearColor: { r: 0, g: 0, b: 0, a: 0 } });
+    device.queue.submit([encoder.finish()]);
+    return await readTexture(device, target.color);
+  } finally {
+    target.destroy();
+    renderer.destroy();
+    scene.destroy();
+  }
+}

@@ -1,0 +1,82 @@
+/**
+ * The splat raster pass (`shaders/splats/render.wgsl`): instanced quads in sorted back-to-front
+ * order, premultiplied-alpha "over" blending, depth-tested (not written) against the caller's
+ * opaque depth buffer so opaque geometry (pedestrians, markers) composites in front of and behind
+ * splats. Reference: reference-renderer.ts.
+ */
+import cameraWgsl from '../../shaders/common/camera.wgsl?raw';
+import splatTypesWgsl from '../../shaders/splats/splat-types.wgsl?raw';
+import renderWgsl from '../../shaders/splats/render.wgsl?raw';
+import { createShaderModule } from '../gpu/shader-loader';
+import { ALPHA_MAX, ALPHA_MIN } from './reference-renderer';
+
+/** Where a frame is drawn. */
+export interface SplatRenderTarget {
+  color: GPUTextureView;
+  /** Opaque depth, already written by the caller's opaque passes (or cleared to 1). */
+  depth: GPUTextureView;
+  /** Clear colour; when null the colour attachment is loaded (composite over what is there). */
+  clearColor: GPUColor | null;
+}
+
+export class SplatRasterPass {
+  private constructor(
+    private readonly device: GPUDevice,
+    readonly pipeline: GPURenderPipeline,
+  ) {}
+
+  static async create(device: GPUDevice, colorFormat: GPUTextureFormat, depthFormat: GPUTextureFormat): Promise<SplatRasterPass> {
+    const module = await createShaderModule(device, 'splats/render.wgsl', renderWgsl, [cameraWgsl, splatTypesWgsl]);
+    const pipeline = await device.createRenderPipelineAsync({
+      label: 'SplatRasterPass.pipeline',
+      layout: 'auto',
+      vertex: { module, entryPoint: 'vertexMain' },
+      fragment: {
+        module,
+        entryPoint: 'fragmentMain',
+        constants: { ALPHA_MIN, ALPHA_MAX },
+        targets: [
+          {
+            format: colorFormat,
+            blend: {
+              color: { srcFactor: 'one', dstFactor: 'one-minus-src-alpha', operation: 'add' },
+              alpha: { srcFactor: 'one', dstFactor: 'one-minus-src-alpha', operation: 'add' },
+            },
+          },
+        ],
+      },
+      primitive: { topology: 'triangle-strip' },
+      depthStencil: { format: depthFormat, depthWriteEnabled: false, depthCompare: 'less' },
+    });
+    return new SplatRasterPass(device, pipeline);
+  }
+
+  bindGroup(camera: GPUBuffer, projected: GPUBuffer, sortedIndices: GPUBuffer): GPUBindGroup {
+    return this.device.createBindGroup({
+      label: 'SplatRasterPass.bindGroup',
+      layout: this.pipeline.getBindGroupLayout(0),
+      entries: [camera, projected, sortedIndices].map((buffer, binding) => ({ binding, resource: { buffer } })),
+    });
+  }
+
+  /** Records the draw; the instance count comes from `drawArgs` written by the preprocess pass. */
+  encode(encoder: GPUCommandEncoder, bindGroup: GPUBindGroup, drawArgs: GPUBuffer, target: SplatRenderTarget, timestampWrites?: GPURenderPassTimestampWrites): void {
+    const pass = encoder.beginRenderPass({
+      label: 'SplatRasterPass',
+      colorAttachments: [
+        {
+          view: target.color,
+          loadOp: target.clearColor ? 'clear' : 'load',
+          clearValue: target.clearColor ?? undefined,
+          storeOp: 'store',
+        },
+      ],
+      depthStencilAttachment: { view: target.depth, depthReadOnly: true },
+      timestampWrites,
+    });
+    pass.setPipeline(this.pipeline);
+    pass.setBindGroup(0, bindGroup);
+    pass.drawIndirect(drawArgs, 0);
+    pass.end();
+  }
+}

@@ -1,0 +1,122 @@
+import { describe, expect, it } from 'vitest';
+import { cameraModel, type PinholeCamera } from '../gpu/camera';
+import { projectSplat, COV2D_DILATION } from './projection';
+import { psnr, renderSplatsReference } from './reference-renderer';
+import { evalSplatColor } from './spherical-harmonics';
+import { allocateSplatCloud, SH_C0 } from './splat-cloud';
+
+/** Camera at the origin looking along +y with z up (Curbside's world frame). */
+const camera: PinholeCamera = { eye: [0, 0, 0], target: [0, 1, 0], up: [0, 0, 1], fovYDeg: 60, width: 64, height: 48, near: 0.1, far: 100 };
+
+function isotropicSplat(pos: [number, number, number], scale: number, opacity: number, rgb: [number, number, number]) {
+  const c = allocateSplatCloud(1, 0);
+  c.positions.set(pos);
+  c.scales.set([scale, scale, scale]);
+  c.rotations.set([1, 0, 0, 0]);
+  c.opacities[0] = opacity;
+  c.shDc.set(rgb.map((v) => (v - 0.5) / SH_C0));
+  return c;
+}
+
+describe('projectSplat (EWA, 3DGS eqs. 5–6)', () => {
+  it('projects an isotropic splat on the optical axis to a circle of variance (f·s/d)² + 0.3', () => {
+    const d = 5;
+    const s = 0.05;
+    const cam = cameraModel(camera);
+    const p = projectSplat(isotropicSplat([0, d, 0], s, 0.8, [1, 0, 0]), 0, cam)!;
+    const variance = (cam.fx * s / d) ** 2 + COV2D_DILATION;
+    expect(p.u).toBeCloseTo(32, 10);
+    expect(p.v).toBeCloseTo(24, 10);
+    expect(p.depth).toBeCloseTo(d, 12);
+    // Inputs are stored as f32 (relative error ~6e-8), hence 6 decimals on the conic.
+    expect(p.conic[0]).toBeCloseTo(1 / variance, 6);
+    expect(p.conic[1]).toBeCloseTo(0, 12);
+    expect(p.conic[2]).toBeCloseTo(1 / variance, 6);
+    // λmax = max(variance, mid + sqrt(0.1)) since the reference floors the discriminant at 0.1.
+    expect(p.radius).toBe(Math.ceil(3 * Math.sqrt(variance + Math.sqrt(0.1))));
+  });
+
+  it('maps world up (+z) to image up (smaller v) and world left to image left', () => {
+    const cam = cameraModel(camera);
+    const up = projectSplat(isotropicSplat([0, 5, 0.5], 0.01, 1, [1, 1, 1]), 0, cam)!;
+    const left = projectSplat(isotropicSplat([-0.5, 5, 0], 0.01, 1, [1, 1, 1]), 0, cam)!;
+    expect(up.v).toBeLessThan(24);
+    expect(left.u).toBeLessThan(32);
+  });
+
+  it('culls splats behind the near plane and entirely off screen', () => {
+    const cam = cameraModel(camera);
+    expect(projectSplat(isotropicSplat([0, -2, 0], 0.05, 1, [1, 1, 1]), 0, cam)).toBeNull();
+    expect(projectSplat(isotropicSplat([0, 0.05, 0], 0.01, 1, [1, 1, 1]), 0, cam)).toBeNull();
+    expect(projectSplat(isotropicSplat([40, 5, 0], 0.01, 1, [1, 1, 1]), 0, cam)).toBeNull();
+  });
+});
+
+describe('evalSplatColor', () => {
+  it('gives SH_C0·dc + 0.5 at degree 0, clamped at zero', () => {
+    const c = isotropicSplat([0, 1, 0], 1, 1, [0.25, 0.5, -0.3]);
+    const out = evalSplatColor(c, 0, [0, 1, 0], new Float64Array(3));
+    // dc is stored as f32: 7 decimals.
+    expect(out[0]).toBeCloseTo(0.25, 7);
+    expect(out[1]).toBeCloseTo(0.5, 7);
+    expect(out[2]).toBe(0);
+  });
+
+  it('adds the degree-1 band as −C1·y·k1 + C1·z·k2 − C1·x·k3', () => {
+    const c = allocateSplatCloud(1, 1);
+    c.shRest.set([0.1, 0.2, 0.3, 0, 0, 0, 0, 0, 0]); // k1 = (0.1, 0.2, 0.3)
+    const out = evalSplatColor(c, 0, [0, 1, 0], new Float64Array(3));
+    expect(out[0]).toBeCloseTo(0.5 - 0.4886025119029199 * 0.1, 7);
+    expect(out[2]).toBeCloseTo(0.5 - 0.4886025119029199 * 0.3, 7);
+  });
+});
+
+describe('renderSplatsReference', () => {
+  it('gives colour × min(0.99, o·exp(−½dᵀconic d)) at the pixel nearest the centre', () => {
+    const cloud = isotropicSplat([0, 5, 0], 0.1, 0.7, [0.2, 0.6, 1.0]);
+    const img = renderSplatsReference(cloud, camera);
+    const p = projectSplat(cloud, 0, cameraModel(camera))!;
+    const dx = 32.5 - p.u;
+    const dy = 24.5 - p.v;
+    const alpha = 0.7 * Math.exp(-0.5 * (p.conic[0] * dx * dx + p.conic[2] * dy * dy));
+    const o = (24 * 64 + 32) * 4;
+    expect(img[o]).toBeCloseTo(0.2 * alpha, 6);
+    expect(img[o + 1]).toBeCloseTo(0.6 * alpha, 6);
+    expect(img[o + 3]).toBeCloseTo(alpha, 6);
+    expect(img[0]).toBe(0); // far corner untouched
+  });
+
+  it('composites a near splat over a far one (order, not file order, decides)', () => {
+    const cloud = allocateSplatCloud(2, 0);
+    const set = (i: number, y: number, rgb: number[]) => {
+      cloud.positions.set([0, y, 0], i * 3);
+      cloud.scales.set([0.3, 0.3, 0.3], i * 3);
+      cloud.rotations.set([1, 0, 0, 0], i * 4);
+      cloud.opacities[i] = 0.99;
+      cloud.shDc.set(rgb.map((v) => (v - 0.5) / SH_C0), i * 3);
+    };
+    set(0, 3, [1, 0, 0]); // near, red
+    set(1, 8, [0, 0, 1]); // far, blue
+    const img = renderSplatsReference(cloud, camera);
+    const o = (24 * 64 + 32) * 4;
+    expect(img[o]).toBeGreaterThan(0.9);
+    expect(img[o + 2]).toBeLessThan(0.05);
+  });
+
+  it('hides splats behind opaque depth', () => {
+    const cloud = isotropicSplat([0, 5, 0], 0.3, 0.9, [1, 1, 1]);
+    const limit = new Float32Array(64 * 48).fill(4); // opaque wall 4 m away
+    const img = renderSplatsReference(cloud, camera, limit);
+    expect(img.every((v) => v === 0)).toBe(true);
+  });
+});
+
+describe('psnr', () => {
+  it('is 10·log10(1/MSE) over RGB', () => {
+    const a = new Float32Array([0.5, 0.5, 0.5, 1, 0.5, 0.5, 0.5, 1]);
+    const b = new Float32Array([0.6, 0.5, 0.5, 0, 0.5, 0.5, 0.5, 0]);
+    // f32 pixel values: 0.6 − 0.5 ≠ 0.1 exactly, so 4 decimals.
+    expect(psnr(a, b)).toBeCloseTo(10 * Math.log10(6 / 0.01), 4);
+    expect(psnr(a, a)).toBe(Infinity);
+  });
+});

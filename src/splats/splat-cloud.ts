@@ -1,0 +1,63 @@
+/**
+ * The in-memory form of a Gaussian-splat scene that every loader produces and every renderer reads.
+ *
+ * Parameters are stored *activated*, as in the 3DGS paper (Kerbl et al. 2023, §4): opacity is
+ * sigmoid(raw), scale is exp(raw), the rotation quaternion is normalised. Colour is kept as
+ * spherical-harmonics coefficients so view-dependent colour can be evaluated per frame:
+ * `color = SH_C0 * dc + (higher bands) + 0.5` (3DGS reference `computeColorFromSH`).
+ *
+ * Frame: whatever frame the file was captured in (COLMAP/OpenCV captures are Y-down, Z-forward).
+ * A scene file records the transform to Curbside's Z-up world frame; the renderer takes it as is.
+ */
+export interface SplatCloud {
+  /** Number of splats N. */
+  count: number;
+  /** Centres, N×3 (x, y, z), metres in the file's frame. */
+  positions: Float32Array;
+  /** Per-axis standard deviations (activated, exp of the stored log-scale), N×3, metres. */
+  scales: Float32Array;
+  /** Unit quaternions, N×4 in (w, x, y, z) order (INRIA `rot_0` is w). */
+  rotations: Float32Array;
+  /** Activated opacity in [0, 1], N. */
+  opacities: Float32Array;
+  /** Degree-0 SH coefficient (INRIA `f_dc_0..2`), N×3 (r, g, b). */
+  shDc: Float32Array;
+  /** SH degree of the higher bands present, 0–3. */
+  shDegree: number;
+  /**
+   * Higher-band SH coefficients, N × K × 3 with K = (shDegree+1)² − 1, coefficient-major and
+   * channel-minor: `shRest[(i*K + k)*3 + c]`. (INRIA PLY stores `f_rest` channel-major; loaders
+   * transpose.) Empty when shDegree is 0.
+   */
+  shRest: Float32Array;
+}
+
+/** The SH constant for band 0: 1 / (2·sqrt(π)). */
+export const SH_C0 = 0.28209479177387814;
+
+/** Number of higher-band SH coefficients per channel for a degree: (d+1)² − 1. */
+export function shRestCount(degree: number): number {
+  return (degree + 1) * (degree + 1) - 1;
+}
+
+/** Allocates a zeroed cloud of `count` splats with the given SH degree. */
+export function allocateSplatCloud(count: number, shDegree: number): SplatCloud {
+  return {
+    count,
+    positions: new Float32Array(count * 3),
+    scales: new Float32Array(count * 3),
+    rotations: new Float32Array(count * 4),
+    opacities: new Float32Array(count),
+    shDc: new Float32Array(count * 3),
+    shDegree,
+    shRest: new Float32Array(count * shRestCount(shDegree) * 3),
+  };
+}
+
+/** Error from a splat loader: `file: problem`, so the CLI can print it as one line. */
+export class SplatFormatError extends Error {
+  constructor(readonly file: string, problem: string) {
+    super(`${file}: ${problem}`);
+    this.name = 'SplatFormatError';
+  }
+}

@@ -1,0 +1,79 @@
+/**
+ * GPU-resident copy of a {@link SplatCloud}: the `Splat` records and the packed SH buffer
+ * (layouts in gpu-layout.ts). Uploaded once; the renderer reads them every frame.
+ */
+import { packShRest, packSplats, shRestStride, SPLAT_LAYOUT, PROJECTED_SPLAT_LAYOUT } from './gpu-layout';
+import type { SplatCloud } from './splat-cloud';
+
+/** Thrown when a scene's buffers exceed the adapter's limits; the message names buffer and limit. */
+export class SplatMemoryError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SplatMemoryError';
+  }
+}
+
+const MiB = 1024 * 1024;
+
+/**
+ * Per-splat bytes of every buffer the renderer allocates for a scene of this SH degree: splat
+ * records, SH, projected splats and the sort's two key/value pairs.
+ */
+export function splatBytesPerSplat(shDegree: number): Record<string, number> {
+  return {
+    splats: SPLAT_LAYOUT.size,
+    shRest: shRestStride(shDegree) * 4,
+    projected: PROJECTED_SPLAT_LAYOUT.size,
+    sortKeysAndValues: 16,
+  };
+}
+
+/**
+ * Checks that `count` splats of `shDegree` fit the device's per-buffer limits
+ * (`maxStorageBufferBindingSize`, `maxBufferSize`).
+ *
+ * @throws SplatMemoryError naming the file, the buffer, the bytes needed and the limit.
+ */
+export function checkSplatMemory(device: GPUDevice, file: string, count: number, shDegree: number): void {
+  const limit = Math.min(device.limits.maxStorageBufferBindingSize, device.limits.maxBufferSize);
+  for (const [name, perSplat] of Object.entries(splatBytesPerSplat(shDegree))) {
+    const bytes = name === 'sortKeysAndValues' ? count * 4 : count * perSplat;
+    if (bytes > limit) {
+      throw new SplatMemoryError(
+        `${file}: ${count.toLocaleString('en')} splats need ${(bytes / MiB).toFixed(0)} MiB in the '${name}' buffer, ` +
+          `but this adapter allows ${(limit / MiB).toFixed(0)} MiB per storage buffer ` +
+          `(maxStorageBufferBindingSize); use a GPU with larger limits or split the scene into chunks.`,
+      );
+    }
+  }
+}
+
+/** The uploaded scene. Owns its buffers; `destroy` frees them. */
+export class SplatSceneBuffers {
+  readonly count: number;
+  readonly shDegree: number;
+  readonly splats: GPUBuffer;
+  readonly shRest: GPUBuffer;
+
+  /**
+   * @param file Names the scene in errors.
+   * @throws SplatMemoryError when the scene does not fit the device's limits.
+   */
+  constructor(device: GPUDevice, cloud: SplatCloud, file = 'scene', label = 'SplatSceneBuffers') {
+    if (cloud.count === 0) throw new SplatMemoryError(`${file}: the scene has no splats`);
+    checkSplatMemory(device, file, cloud.count, cloud.shDegree);
+    this.count = cloud.count;
+    this.shDegree = cloud.shDegree;
+    const splatData = packSplats(cloud);
+    this.splats = device.createBuffer({ label: `${label}.splats`, size: splatData.byteLength, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
+    device.queue.writeBuffer(this.splats, 0, splatData);
+    const sh = packShRest(cloud);
+    this.shRest = device.createBuffer({ label: `${label}.shRest`, size: sh.byteLength, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
+    device.queue.writeBuffer(this.shRest, 0, sh);
+  }
+
+  destroy(): void {
+    this.splats.destroy();
+    this.shRest.destroy();
+  }
+}
