@@ -1,3 +1,92 @@
-/** Placeholder replaced below. */
-export interface SplatBenchRequest { n: number }
-export async function runSplatBenchmark(_req: SplatBenchRequest): Promise<unknown> { return null; }
+/**
+ * Browser side of `npm run bench:splats`: renders synthetic splat clouds at several counts and
+ * resolutions and reports wall-clock frame time and per-pass GPU time (timestamp queries).
+ */
+import { cameraModel } from '../src/gpu/camera';
+import { acquireDevice, describeAdapter } from '../src/gpu/device';
+import { GpuProfiler } from '../src/gpu/profiler';
+import { OffscreenTarget, OFFSCREEN_COLOR_FORMAT, OFFSCREEN_DEPTH_FORMAT } from '../src/splats/offscreen';
+import { SplatRenderer } from '../src/splats/splat-renderer';
+import { SplatSceneBuffers } from '../src/splats/splat-scene-buffers';
+import { syntheticCamera, syntheticSplats } from './synthetic-splats';
+
+export interface SplatBenchRequest {
+  counts: number[];
+  resolutions: [number, number][];
+  /** Timed frames per configuration (after one warm-up frame). */
+  frames: number;
+  shDegree: number;
+}
+
+export interface SplatBenchRow {
+  splats: number;
+  width: number;
+  height: number;
+  /** Median wall-clock time from submit to `onSubmittedWorkDone`, ms. */
+  frameMs: number;
+  /** Median GPU time per pass (timestamp queries), ms; null without `timestamp-query`. */
+  preprocessMs: number | null;
+  sortMs: number | null;
+  rasterMs: number | null;
+}
+
+export interface SplatBenchResult {
+  adapter: string;
+  software: boolean;
+  timestamps: boolean;
+  rows: SplatBenchRow[];
+}
+
+const median = (xs: number[]) => (xs.length ? [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] : NaN);
+
+export async function runSplatBenchmark(req: SplatBenchRequest): Promise<SplatBenchResult> {
+  const acquired = await acquireDevice({ optionalFeatures: ['timestamp-query'] });
+  const device = acquired.device;
+  const profiler = new GpuProfiler(device, 4);
+  const renderer = await SplatRenderer.create(device, { colorFormat: OFFSCREEN_COLOR_FORMAT, depthFormat: OFFSCREEN_DEPTH_FORMAT, profiler });
+  const rows: SplatBenchRow[] = [];
+  for (const count of req.counts) {
+    const scene = new SplatSceneBuffers(device, syntheticSplats(count, req.shDegree), `synthetic-${count}`);
+    await renderer.setScene(scene);
+    for (const [width, height] of req.resolutions) {
+      const target = new OffscreenTarget(device, width, height);
+      const cam = cameraModel(syntheticCamera(width, height));
+      const wall: number[] = [];
+      const passes: Record<'pre' | 'sort' | 'raster', number[]> = { pre: [], sort: [], raster: [] };
+      for (let f = 0; f <= req.frames; f++) {
+        profiler.beginFrame();
+        const encoder = device.createCommandEncoder();
+        target.clearDepth(encoder);
+        renderer.encode(encoder, cam, { color: target.color.createView(), depth: target.depth.createView(), clearColor: { r: 0, g: 0, b: 0, a: 1 } });
+        profiler.resolve(encoder);
+        const t0 = performance.now();
+        device.queue.submit([encoder.finish()]);
+        await device.queue.onSubmittedWorkDone();
+        const t1 = performance.now();
+        const times = await profiler.read();
+        if (f === 0) continue; // warm-up: pipeline compilation and first-use allocation
+        wall.push(t1 - t0);
+        if (times) {
+          passes.pre.push(times.get('splats.preprocess') ?? NaN);
+          passes.sort.push(times.get('splats.preprocess→splats.raster') ?? 0);
+          passes.raster.push(times.get('splats.raster') ?? NaN);
+        }
+      }
+      target.destroy();
+      rows.push({
+        splats: count,
+        width,
+        height,
+        frameMs: median(wall),
+        preprocessMs: profiler.enabled ? median(passes.pre) : null,
+        sortMs: profiler.enabled ? median(passes.sort) : null,
+        rasterMs: profiler.enabled ? median(passes.raster) : null,
+      });
+    }
+    scene.destroy();
+  }
+  renderer.destroy();
+  profiler.destroy();
+  device.destroy();
+  return { adapter: describeAdapter(acquired), software: acquired.isSoftware, timestamps: profiler.enabled, rows };
+}

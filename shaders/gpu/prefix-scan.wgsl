@@ -3,7 +3,8 @@
 //
 // Steps, driven by src/gpu/prefix-scan.ts for levels k = 0 .. L-1, then back down:
 //   1. scanBlocks      each workgroup scans one block of PREFIX_SCAN_WORKGROUP_SIZE elements of `data`
-//                      in place (exclusive) and writes the block's total to blockSums[block].
+//                      in place (exclusive, raking scan) and writes the block's total to
+//                      blockSums[block].
 //                      Level k's blockSums is level k+1's data; the top level has a single block.
 //   2. addBlockSums    data[i] += blockSums[block], once the block sums themselves are scanned.
 //
@@ -28,7 +29,11 @@ struct ScanParams {
 @group(0) @binding(1) var<storage, read_write> data: array<u32>;
 @group(0) @binding(2) var<storage, read_write> blockSums: array<u32>;
 
+// Elements each raking invocation scans serially.
+const RAKING_SEGMENT = 16u;
+
 var<workgroup> scratch: array<u32, PREFIX_SCAN_WORKGROUP_SIZE>;
+var<workgroup> segmentPrefix: array<u32, PREFIX_SCAN_WORKGROUP_SIZE>; // first ⌈n / RAKING_SEGMENT⌉ used
 
 @compute @workgroup_size(PREFIX_SCAN_WORKGROUP_SIZE)
 fn scanBlocks(
@@ -46,23 +51,31 @@ fn scanBlocks(
   if (i < params.count) {
     value = data[i];
   }
-  // Hillis & Steele inclusive scan in workgroup memory.
+  // Raking scan (Merrill & Grimshaw 2009): invocation s < ⌈n / RAKING_SEGMENT⌉ scans segment s
+  // serially, invocation 0 scans the segment totals; three barriers instead of 2·log2(n).
   scratch[t] = value;
   workgroupBarrier();
-  for (var offset = 1u; offset < PREFIX_SCAN_WORKGROUP_SIZE; offset <<= 1u) {
-    var addend = 0u;
-    if (t >= offset) {
-      addend = scratch[t - offset];
+  let segments = (PREFIX_SCAN_WORKGROUP_SIZE + RAKING_SEGMENT - 1u) / RAKING_SEGMENT;
+  if (t < segments) {
+    let end = min((t + 1u) * RAKING_SEGMENT, PREFIX_SCAN_WORKGROUP_SIZE);
+    var sum = 0u;
+    for (var k = t * RAKING_SEGMENT; k < end; k++) {
+      sum += scratch[k];
+      scratch[k] = sum; // inclusive within the segment
     }
-    workgroupBarrier();
-    scratch[t] += addend;
-    workgroupBarrier();
   }
+  workgroupBarrier();
+  if (t == 0u) {
+    var sum = 0u;
+    for (var s = 0u; s < segments; s++) {
+      segmentPrefix[s] = sum;
+      sum += scratch[min((s + 1u) * RAKING_SEGMENT, PREFIX_SCAN_WORKGROUP_SIZE) - 1u];
+    }
+    blockSums[block] = sum;
+  }
+  workgroupBarrier();
   if (i < params.count) {
-    data[i] = scratch[t] - value; // inclusive -> exclusive
-  }
-  if (t == PREFIX_SCAN_WORKGROUP_SIZE - 1u) {
-    blockSums[block] = scratch[t];
+    data[i] = scratch[t] - value + segmentPrefix[t / RAKING_SEGMENT];
   }
 }
 

@@ -22,11 +22,12 @@ function expected(keys: Uint32Array, bits = 32): { keys: Uint32Array; values: Ui
 }
 
 describe('radixSortReference', () => {
-  const cases: [string, (n: number, next: () => number) => number][] = [
+  const cases: [string, (i: number, next: () => number) => number][] = [
     ['random full-range', (_, next) => next()],
     ['ties (0..15)', (_, next) => next() & 15],
-    ['sorted', (i) => i * 3],
-    ['reverse', (i, n) => (0xffffffff - i) >>> 0 || n],
+    ['already sorted', (i) => i * 7919],
+    ['reverse sorted', (i) => (0xffffffff - i * 7919) >>> 0],
+    ['all equal', () => 0xdeadbeef],
   ];
   for (const [name, make] of cases) {
     for (const n of [0, 1, KEYS_PER_BLOCK - 1, KEYS_PER_BLOCK + 1, 5000]) {

@@ -38,11 +38,17 @@ const MAX_PASSES = Math.ceil(KEY_BITS / RADIX_BITS);
  * the histogram buffer, one uniform buffer per digit pass, the histogram scan, both pipelines, and
  * one bind group per pass for the key/value buffers last passed to `encode`.
  *
- * `histogram` (u32, RADIX_SIZE × numBlocks, numBlocks = ⌈count / KEYS_PER_BLOCK⌉), digit-major:
+ * Buffers (u32 each; numBlocks = ⌈count / KEYS_PER_BLOCK⌉, a block being one workgroup's keys):
  *
- * | index                      | after histogramBlocks       | after the scan                       |
- * |----------------------------|-----------------------------|--------------------------------------|
- * | `d * numBlocks + b`        | keys of block b with digit d | output index of block b's first d key |
+ * | buffer              | length                 | index `d * numBlocks + b` holds                    |
+ * |---------------------|------------------------|----------------------------------------------------|
+ * | `histogram`         | RADIX_SIZE × numBlocks | after histogramBlocks: count of digit d in block b |
+ * |                     |                        | after the scan: output index of b's first d key    |
+ * | `params[p]`         | 4 (SortParams)         | count, numBlocks, shift = p × RADIX_BITS, pad      |
+ * | `keysTemp`, `valuesTemp` | capacity          | pass p's output for even p, input for odd p        |
+ *
+ * After an even number of passes (4 for 32-bit keys) the sorted pairs are back in the caller's
+ * buffers; after an odd number they are copied back.
  *
  * Uniforms are written with `queue.writeBuffer` at encode time, and only when the count changes;
  * all sorts encoded into one submission must therefore use the same count.

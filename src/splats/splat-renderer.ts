@@ -49,7 +49,7 @@ export class SplatRenderer {
     this.drawArgs = device.createBuffer({
       label: 'SplatRenderer.drawArgs',
       size: 16,
-      usage: GPUBufferUsage.INDIRECT | GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST,
+      usage: GPUBufferUsage.INDIRECT | GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC,
       mappedAtCreation: true,
     });
     new Uint32Array(this.drawArgs.getMappedRange()).set([4, 0, 0, 0]);

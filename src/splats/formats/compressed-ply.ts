@@ -116,6 +116,7 @@ export function loadCompressedPlyFromHeader(fileName: string, bytes: Uint8Array,
       throw new SplatFormatError(fileName, `element "sh" has ${shEl.count} rows but "vertex" has ${n}`);
     }
   }
+  const shLoc = shEl ? locateElement(fileName, bytes, header, 'sh') : null; // fail early if truncated
   const cloud = allocateSplatCloud(n, degreeForRestCount(perChannel));
 
   const axes = ['x', 'y', 'z'] as const;
@@ -154,8 +155,7 @@ export function loadCompressedPlyFromHeader(fileName: string, bytes: Uint8Array,
     storeUnitQuat(cloud.rotations, i, q[0], q[1], q[2], q[3]);
   }
 
-  if (shEl) {
-    const shLoc = locateElement(fileName, bytes, header, 'sh');
+  if (shEl && shLoc) {
     for (let c = 0; c < 3; c++) {
       for (let k = 0; k < perChannel; k++) {
         const name = `f_rest_${c * perChannel + k}`;
