@@ -40,12 +40,13 @@ const MAX_PASSES = Math.ceil(KEY_BITS / RADIX_BITS);
  *
  * Buffers (u32 each; numBlocks = ⌈count / KEYS_PER_BLOCK⌉, a block being one workgroup's keys):
  *
- * | buffer              | length                 | index `d * numBlocks + b` holds                    |
- * |---------------------|------------------------|----------------------------------------------------|
- * | `histogram`         | RADIX_SIZE × numBlocks | after histogramBlocks: count of digit d in block b |
- * |                     |                        | after the scan: output index of b's first d key    |
- * | `params[p]`         | 4 (SortParams)         | count, numBlocks, shift = p × RADIX_BITS, pad      |
- * | `keysTemp`, `valuesTemp` | capacity          | pass p's output for even p, input for odd p        |
+ * | buffer                   | u32 count              | contents                                       |
+ * |--------------------------|------------------------|------------------------------------------------|
+ * | `histogram`              | RADIX_SIZE × numBlocks | `[d * numBlocks + b]`: after histogramBlocks,  |
+ * |                          |                        | keys of block b with digit d; after the scan,  |
+ * |                          |                        | output index of block b's first digit-d key    |
+ * | `params[p]` (uniform)    | 4 (SortParams)         | count, numBlocks, shift = p × RADIX_BITS, pad  |
+ * | `keysTemp`, `valuesTemp` | capacity               | output of even passes, input of odd passes     |
  *
  * After an even number of passes (4 for 32-bit keys) the sorted pairs are back in the caller's
  * buffers; after an odd number they are copied back.

@@ -15,7 +15,7 @@ import { projectSplat } from './projection';
 import { psnr, renderSplatsReference } from './reference-renderer';
 import { allocateSplatCloud, SH_C0, type SplatCloud } from './splat-cloud';
 import { SplatRenderer } from './splat-renderer';
-import { SplatSceneBuffers } from './splat-scene-buffers';
+import { checkSplatMemory, SplatMemoryError, SplatSceneBuffers } from './splat-scene-buffers';
 
 async function loadCapture(name: string): Promise<SplatCloud> {
   return loadSplatFile(name, await readSharedData(`splats/${name}`));
@@ -190,5 +190,17 @@ describe('camera-relative rendering', () => {
     // naive world-space view matrix loses ~mm-scale precision and smears these 1 cm splats.
     expect(a.some((v) => v > 0.2)).toBe(true);
     expect(psnr(a, b)).toBeGreaterThanOrEqual(45);
+  });
+});
+
+describe('scene memory limits', () => {
+  it("refuses a scene larger than the adapter's per-buffer limit, naming file, buffer and limit", async () => {
+    await withDevice(async (device) => {
+      const limit = Math.min(device.limits.maxStorageBufferBindingSize, device.limits.maxBufferSize);
+      expect(() => checkSplatMemory(device, 'city.ply', 1_000_000, 3)).not.toThrow();
+      const tooMany = Math.floor(limit / 64) + 1; // one splat record past the limit
+      expect(() => checkSplatMemory(device, 'city.ply', tooMany, 0)).toThrow(SplatMemoryError);
+      expect(() => checkSplatMemory(device, 'city.ply', tooMany, 0)).toThrow(/^city\.ply: .* 'splats' buffer.*maxStorageBufferBindingSize/);
+    });
   });
 });
