@@ -135,9 +135,9 @@ fn rakingExclusiveScan(t: u32, value: u32) -> u32 {
   return rakingScan[t] - value + rakingSegmentPrefix[t / RAKING_SEGMENT];
 }
 
-// One stable split on digit bit `bit` (Satish et al. 2009, section 4.1): entries whose bit is 0
-// keep their order and move to the front, entries whose bit is 1 follow in order. Thread t owns
-// the contiguous positions [t * KEYS_PER_THREAD, (t + 1) * KEYS_PER_THREAD).
+// One stable split on digit bit `bit`, the primitive of Satish et al.'s (2009) block-local sort:
+// entries whose bit is 0 keep their order and move to the front, entries whose bit is 1 follow in
+// order. Thread t owns the contiguous positions [t * KEYS_PER_THREAD, (t + 1) * KEYS_PER_THREAD).
 fn splitStep(t: u32, bit: u32, fromA: bool) {
   let first = t * KEYS_PER_THREAD;
   let bitShift = LOCAL_INDEX_BITS + bit;
