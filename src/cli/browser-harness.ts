@@ -9,7 +9,6 @@ import { basename, resolve } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { createServer, type ViteDevServer } from 'vite';
 import { CHROMIUM_PATH, HARDWARE_GPU_FLAGS, SWIFTSHADER_FLAGS } from '../../test/chromium-flags';
-import type { HeadlessApi } from './headless-entry';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -25,8 +24,11 @@ export interface Harness {
   page: Page;
   /** Makes a local file readable by the page; returns its URL and base name. */
   serveFile(path: string): Promise<{ url: string; name: string }>;
-  /** Calls `window.curbsideHeadless[fn](arg)` in the page. Errors keep the page's message. */
-  call<K extends keyof HeadlessApi>(fn: K, arg: Parameters<HeadlessApi[K]>[0]): Promise<Awaited<ReturnType<HeadlessApi[K]>>>;
+  /**
+   * Calls `window.curbsideHeadless[fn](arg)` in the page (`fn` is an export of a `headless-api.ts`
+   * module). Errors keep the page's message, as a CliError.
+   */
+  call<T>(fn: string, arg: unknown): Promise<T>;
 }
 
 /** A user-facing error: the CLI prints its message alone and exits 1. */
@@ -86,12 +88,12 @@ export async function withHarness<T>(options: HarnessOptions, body: (h: Harness)
         files.set(urlPath, abs);
         return { url: `${origin}${urlPath}`, name: basename(abs) };
       },
-      async call(fn, arg) {
+      async call<T>(fn: string, arg: unknown): Promise<T> {
         try {
           return await page.evaluate(
             ([f, a]) => (window as unknown as { curbsideHeadless: Record<string, (x: unknown) => unknown> }).curbsideHeadless[f](a),
             [fn, arg] as const,
-          ) as never;
+          ) as T;
         } catch (e) {
           // Playwright wraps page errors as "page.evaluate: Error: <message>\n    at ...".
           const msg = (e as Error).message.replace(/^page\.evaluate:\s*(\w*Error:\s*)?/, '').split('\n    at ')[0];

@@ -8,6 +8,7 @@ import { Command } from 'commander';
 import { PNG } from 'pngjs';
 import { CliError, runCli, withHarness } from './browser-harness';
 import { numberBetween, parseVec3, positiveInt } from './parse';
+import type { RenderResult } from '../splats/headless-api';
 
 const program = new Command('render')
   .description('Render one frame of a Gaussian-splat file (.ply, compressed .ply, .splat, .spz) to a PNG.')
@@ -30,7 +31,7 @@ runCli(async () => {
   const started = performance.now();
   const result = await withHarness({ headed: o.headed, hardwareGpu: o.gpu }, async (h) => {
     const file = await h.serveFile(o.scene);
-    return h.call('renderSplats', {
+    return h.call<RenderResult>('renderSplats', {
       fileUrl: file.url,
       fileName: file.name,
       width: o.width,
