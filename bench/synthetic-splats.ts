@@ -1,27 +1,18 @@
 /**
  * Seeded synthetic splat clouds for benchmarks: N anisotropic splats filling a box in front of a
- * fixed camera, so frame cost depends only on N and resolution. Mulberry32 PRNG (public domain).
+ * fixed camera, so frame cost depends only on N and resolution.
  */
 import { allocateSplatCloud, SH_C0, type SplatCloud } from '../src/splats/splat-cloud';
+import { createRng } from '../src/core/random';
 import type { PinholeCamera } from '../src/gpu/camera';
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * `count` splats in the box x ∈ [−4, 4], y ∈ [2, 12], z ∈ [−3, 3] (Z-up world, metres), scales
  * 2–8 cm, opacity 0.3–1, random rotations and colours, with `shDegree` bands of small SH.
  */
 export function syntheticSplats(count: number, shDegree = 0, seed = 1): SplatCloud {
-  const rand = mulberry32(seed);
+  const rng = createRng(seed);
+  const rand = () => rng.next();
   const c = allocateSplatCloud(count, shDegree);
   for (let i = 0; i < count; i++) {
     c.positions.set([rand() * 8 - 4, 2 + rand() * 10, rand() * 6 - 3], i * 3);

@@ -103,6 +103,10 @@ export async function acquireDevice(req: DeviceRequirements = {}): Promise<Acqui
   }
   const info = adapter.info;
   const description = `${info.vendor} ${info.architecture} ${info.device} ${info.description}`;
+  // Validation errors outside an error scope would otherwise only reach the console silently.
+  device.addEventListener('uncapturederror', (ev) => {
+    console.error(`WebGPU error: ${(ev as GPUUncapturedErrorEvent).error.message}`);
+  });
   const lost = device.lost.then((l) => `WebGPU device lost (${l.reason}): ${l.message || 'no message'}`);
   return {
     device,

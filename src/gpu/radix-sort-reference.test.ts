@@ -1,17 +1,12 @@
+import { createRng } from '../core/random';
 import { describe, expect, it } from 'vitest';
 import { exclusiveScanReference, radixSortReference } from './radix-sort-reference';
 import { KEYS_PER_BLOCK } from './radix-sort';
 
-/** Mulberry32: a small seeded PRNG so every run sees the same keys. */
+/** Seeded full-range u32 keys, so every run sees the same keys. */
 function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return (t ^ (t >>> 14)) >>> 0;
-  };
+  const r = createRng(seed);
+  return () => r.int(0, 0xffffffff);
 }
 
 /** Stable sort of (key, index) pairs by the masked key with Array.prototype.sort. */

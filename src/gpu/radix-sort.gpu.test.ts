@@ -1,19 +1,14 @@
+import { createRng } from '../core/random';
 import { afterAll, describe, expect, it } from 'vitest';
 import { withDevice } from '../../test/gpu-fixture';
 import { PrefixScan } from './prefix-scan';
 import { RadixSort } from './radix-sort';
 import { exclusiveScanReference } from './radix-sort-reference';
 
-/** Mulberry32: a small seeded PRNG so every run sees the same keys. */
+/** Seeded full-range u32 keys, so every run sees the same keys. */
 function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return (t ^ (t >>> 14)) >>> 0;
-  };
+  const r = createRng(seed);
+  return () => r.int(0, 0xffffffff);
 }
 
 const STORAGE_IO = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;

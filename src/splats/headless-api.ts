@@ -2,7 +2,7 @@
  * Headless-page functions of the splat renderer (called by `npm run render` through the browser
  * harness): plain JSON in, plain JSON out.
  */
-import { acquireDevice, describeAdapter } from '../gpu/device';
+import { acquireDevice, describeAdapter, raceDeviceLoss } from '../gpu/device';
 import { toRgba8 } from '../gpu/readback';
 import { loadSplatFile, splatBounds } from './formats';
 import { frameSplatBounds } from './framing';
@@ -47,7 +47,7 @@ export async function renderSplats(req: RenderRequest): Promise<RenderResult> {
     camera.far = Math.max(framed.far, d * 50);
   }
   const acquired = await acquireDevice({ optionalFeatures: ['timestamp-query'] });
-  const pixels = await renderSplatsOffscreen(acquired.device, cloud, camera, req.fileName);
+  const pixels = await raceDeviceLoss(acquired, renderSplatsOffscreen(acquired.device, cloud, camera, req.fileName));
   acquired.device.destroy();
   return { width: req.width, height: req.height, rgbaBase64: toBase64(toRgba8(pixels)), adapter: describeAdapter(acquired), splatCount: cloud.count, camera };
 }
