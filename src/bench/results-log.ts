@@ -1,0 +1,87 @@
+/**
+ * Episode results as JSON Lines: one line per finished episode, appended and flushed as soon as the
+ * episode ends, so an interrupted run loses at most the episode in flight and a rerun resumes by
+ * skipping the keys already present. Node-side only.
+ */
+import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { FailureEvent } from '../robot/failure-monitor';
+
+/** One finished episode (one scenario × one run seed × one policy). */
+export interface EpisodeRecord {
+  scenarioId: string;
+  suite: string;
+  category: string;
+  policy: string;
+  /** Run index 0..seeds−1 and the derived episode seed. */
+  run: number;
+  seed: number;
+  success: boolean;
+  /** Why the episode ended. */
+  end: 'goal' | 'stopped' | 'failure' | 'timeout';
+  routeLength: number;
+  routeCompletion: number;
+  /** Seconds simulated, metres travelled. */
+  duration: number;
+  distance: number;
+  averageVelocity: number;
+  timeToGoal: number | null;
+  failures: FailureEvent[];
+  minPedestrianDistance: number | null;
+  timeWithinIntimate: number;
+  timeWithinPersonal: number;
+  pathIrregularity: number;
+  /** Robot trajectory subsampled for the report, [t, x, y] rows. */
+  trajectory: [number, number, number][];
+}
+
+/** The resume key of an episode. */
+export const episodeKey = (r: Pick<EpisodeRecord, 'scenarioId' | 'policy' | 'run'>) => `${r.scenarioId}\u0000${r.policy}\u0000${r.run}`;
+
+/**
+ * Reads a JSONL results file (missing file → empty). A truncated last line (a run killed while
+ * writing) is ignored; any other malformed line is an error naming the file and line.
+ *
+ * @throws Error for a malformed line other than the last.
+ */
+export function readResults(path: string): EpisodeRecord[] {
+  if (!existsSync(path)) return [];
+  const lines = readFileSync(path, 'utf8').split('\n');
+  const out: EpisodeRecord[] = [];
+  lines.forEach((line, i) => {
+    if (!line.trim()) return;
+    try {
+      out.push(JSON.parse(line) as EpisodeRecord);
+    } catch {
+      if (i < lines.length - 1 && lines.slice(i + 1).some((l) => l.trim())) throw new Error(`${path}:${i + 1}: malformed result line`);
+    }
+  });
+  return out;
+}
+
+/** Appends one record as a line (creating directories), synchronously, so it is on disk at return. */
+export function appendResult(path: string, record: EpisodeRecord): void {
+  mkdirSync(dirname(path), { recursive: true });
+  appendFileSync(path, `${JSON.stringify(record)}\n`);
+}
+
+/** Parses `--shard i/n` (1-based i). @throws Error for a malformed shard. */
+export function parseShard(text: string): { index: number; count: number } {
+  const m = /^(\d+)\/(\d+)$/.exec(text.trim());
+  const index = m ? Number(m[1]) : NaN;
+  const count = m ? Number(m[2]) : NaN;
+  if (!(count >= 1 && index >= 1 && index <= count)) throw new Error(`--shard ${text}: expected i/n with 1 <= i <= n, e.g. 2/4`);
+  return { index, count };
+}
+
+/** The items of shard i of n: every n-th item starting at i−1 (deterministic, balanced). */
+export function shardItems<T>(items: T[], shard: { index: number; count: number }): T[] {
+  return items.filter((_, k) => k % shard.count === shard.index - 1);
+}
+
+/** Merges result sets, keeping the first record of each episode key; returns them sorted by key. */
+export function mergeResults(sets: EpisodeRecord[][]): EpisodeRecord[] {
+  const byKey = new Map<string, EpisodeRecord>();
+  for (const set of sets) for (const r of set) if (!byKey.has(episodeKey(r))) byKey.set(episodeKey(r), r);
+  return [...byKey.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, r]) => r);
+}

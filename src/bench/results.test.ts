@@ -1,0 +1,85 @@
+import { mkdtempSync, writeFileSync, appendFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { summarise, formatStat } from './aggregate';
+import { appendResult, mergeResults, parseShard, readResults, shardItems, type EpisodeRecord } from './results-log';
+import { parseScenarios } from './scenario';
+
+function record(over: Partial<EpisodeRecord>): EpisodeRecord {
+  return {
+    scenarioId: 's', suite: 'unit', category: 'straight', policy: 'expert', run: 0, seed: 1, success: true, end: 'goal',
+    routeLength: 15, routeCompletion: 1, duration: 12, distance: 15, averageVelocity: 1.25, timeToGoal: 12, failures: [],
+    minPedestrianDistance: null, timeWithinIntimate: 0, timeWithinPersonal: 0, pathIrregularity: 0, trajectory: [],
+    ...over,
+  };
+}
+
+describe('results log', () => {
+  it('appends lines, reads them back, and ignores a truncated last line', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'curbside-'));
+    const path = join(dir, 'out', 'episodes.jsonl');
+    appendResult(path, record({ scenarioId: 'a' }));
+    appendResult(path, record({ scenarioId: 'b' }));
+    appendFileSync(path, '{"scenarioId": "c", "su');
+    expect(readResults(path).map((r) => r.scenarioId)).toEqual(['a', 'b']);
+    writeFileSync(path, '{bad\n{"scenarioId":"x"}\n');
+    expect(() => readResults(path)).toThrow(/episodes\.jsonl:1: malformed/);
+  });
+
+  it('shards deterministically and completely', () => {
+    const items = Array.from({ length: 10 }, (_, i) => i);
+    const parts = [1, 2, 3].map((i) => shardItems(items, { index: i, count: 3 }));
+    expect(parts.flat().sort((a, b) => a - b)).toEqual(items);
+    expect(parts[1]).toEqual([1, 4, 7]);
+    expect(() => parseShard('4/3')).toThrow(/1 <= i <= n/);
+    expect(parseShard('2/4')).toEqual({ index: 2, count: 4 });
+  });
+
+  it('merges shards without duplicates', () => {
+    const a = [record({ scenarioId: 'a' }), record({ scenarioId: 'b' })];
+    const b = [record({ scenarioId: 'b' }), record({ scenarioId: 'c', run: 1 })];
+    expect(mergeResults([a, b]).map((r) => `${r.scenarioId}${r.run}`)).toEqual(['a0', 'b0', 'c1']);
+  });
+});
+
+describe('summarise', () => {
+  it('takes rates per run, then mean ± std across runs', () => {
+    // Run 0: 2 of 2 succeed; run 1: 1 of 2 → rates 1.0 and 0.5 → 0.75 ± 0.354.
+    const rs = [
+      record({ scenarioId: 'a', run: 0 }), record({ scenarioId: 'b', run: 0 }),
+      record({ scenarioId: 'a', run: 1 }), record({ scenarioId: 'b', run: 1, success: false, routeCompletion: 0.4, distance: 50,
+        failures: [{ kind: 'collision-obstacle', time: 3, x: 0, y: 0 }, { kind: 'out-of-lane', time: 4, x: 0, y: 0 }] }),
+    ];
+    const row = summarise(rs).find((r) => r.category === 'straight')!;
+    expect(row.episodes).toBe(4);
+    expect(row.successRate.mean).toBeCloseTo(0.75, 12);
+    expect(row.successRate.std).toBeCloseTo(Math.SQRT1_2 / 2, 12);
+    // Run 1 travelled 65 m with 2 failures → 3.077/100 m; run 0: 0.
+    expect(row.failuresPer100m.mean).toBeCloseTo((200 / 65) / 2, 12);
+    expect(row.collisionsPer100m.mean).toBeCloseTo((100 / 65) / 2, 12);
+    expect(formatStat(row.successRate, 1, true)).toBe('75.0 ± 35.4');
+    expect(summarise(rs).some((r) => r.category === 'all')).toBe(true);
+  });
+});
+
+describe('scenario files', () => {
+  const ok = {
+    id: 'u/1', suite: 'unit', category: 'straight', world: { kind: 'procedural', seed: 3 },
+    robot: { start: [0, 0, 0], goal: [15, 0], route: [[0, 0], [15, 0]] }, timeLimit: 60,
+    success: { kind: 'reach-goal' }, seed: 9,
+  };
+  it('parses a valid scenario with defaults', () => {
+    const [s] = parseScenarios('a.json', JSON.stringify(ok));
+    expect(s.pedestrians).toEqual([]);
+    expect(s.onFailure).toBe('terminate');
+    expect(s.success).toEqual({ kind: 'reach-goal', goalRadius: 1 });
+  });
+  it('names the file and the field of the first problem', () => {
+    expect(() => parseScenarios('bad.json', JSON.stringify([ok, { ...ok, id: 'u/2', robot: { ...ok.robot, route: [[0, 0]] } }]))).toThrow(/^bad\.json: 1\.robot\.route: /);
+    expect(() => parseScenarios('bad.json', JSON.stringify({ ...ok, timeLimit: -1 }))).toThrow(/bad\.json: 0\.timeLimit/);
+    expect(() => parseScenarios('bad.json', '{')).toThrow(/bad\.json: not valid JSON/);
+    expect(() => parseScenarios('dup.json', JSON.stringify([ok, ok]))).toThrow(/duplicate scenario id 'u\/1'/);
+    expect(() => parseScenarios('g.json', JSON.stringify({ ...ok, success: { kind: 'stop-before', pedestrian: 0 } }))).toThrow(/has 0 pedestrians/);
+  });
+});

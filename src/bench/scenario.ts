@@ -1,0 +1,111 @@
+/**
+ * The scenario file format (JSON, validated with zod; errors name the file and the field): one
+ * episode's world, robot start/goal/route, time limit, pedestrians with behaviours and trigger
+ * parameters, success criterion and seed. Suites are arrays of scenarios (`scenes/suites/*.json`).
+ *
+ * Frames: world right-handed, Z up, metres; yaw in radians counter-clockwise from +x.
+ */
+import { z } from 'zod';
+
+/** SidewalkBench's pedestrian-reactive behaviours (seeds/002 §3.2) plus the pedestrian-free reference. */
+export const BEHAVIOURS = ['static', 'obstructing', 'conversing', 'queuing', 'frontal', 'lateral', 'overtaking', 'ped-crossing', 'gesturing'] as const;
+export type Behaviour = (typeof BEHAVIOURS)[number];
+
+/** Unit-test block categories. */
+export const UNIT_CATEGORIES = ['straight', 'curve', 'crosswalk'] as const;
+
+const finite = z.number().refine(Number.isFinite, 'must be a finite number');
+const point = z.tuple([finite, finite]);
+
+export const PedestrianSpecSchema = z.object({
+  behaviour: z.enum(BEHAVIOURS).or(z.enum(['walk', 'idle'])),
+  /** Spawn position, metres. */
+  spawn: point,
+  /** Initial heading, radians. */
+  heading: finite.default(0),
+  /** Preferred walking speed, m/s (SidewalkBench draws 1.1–1.65). */
+  speed: z.number().min(0).max(3).default(1.3),
+  /** Walking route for walkers, metres. */
+  route: z.array(point).optional(),
+  /** Trigger: the behaviour starts when the robot is within this distance, metres. */
+  triggerDistance: z.number().positive().optional(),
+  /** Group id for conversing/queuing members (members of a group share it). */
+  group: z.number().int().nonnegative().optional(),
+  /** Free-form behaviour parameters (documented per behaviour in src/crowd). */
+  params: z.record(z.string(), z.union([finite, z.string(), z.array(finite)])).optional(),
+});
+
+export const ScenarioSchema = z.object({
+  id: z.string().min(1),
+  suite: z.enum(['smoke', 'unit', 'reactive', 'long', 'custom']),
+  /** Block type for unit tests, behaviour for reactive ones, 'long' for long-horizon. */
+  category: z.string().min(1),
+  world: z.discriminatedUnion('kind', [
+    z.object({ kind: z.literal('procedural'), seed: z.number().int().nonnegative() }),
+    z.object({ kind: z.literal('scene'), path: z.string().min(1) }),
+  ]),
+  robot: z.object({
+    /** Start pose (x, y, yaw). */
+    start: z.tuple([finite, finite, finite]),
+    goal: point,
+    /** Reference route from start to goal, ≥ 2 points. */
+    route: z.array(point).min(2),
+  }),
+  /** Episode time limit, s. */
+  timeLimit: z.number().positive().max(3600),
+  pedestrians: z.array(PedestrianSpecSchema).default([]),
+  success: z.discriminatedUnion('kind', [
+    z.object({ kind: z.literal('reach-goal'), goalRadius: z.number().positive().default(1) }),
+    /** Gesturing: stop (speed < 0.05 m/s) within `maxDistance` in front of pedestrian `pedestrian`. */
+    z.object({ kind: z.literal('stop-before'), pedestrian: z.number().int().nonnegative(), maxDistance: z.number().positive().default(3) }),
+  ]),
+  /** Unit/reactive: a failure ends the episode; long-horizon: reset to the closest route waypoint. */
+  onFailure: z.enum(['terminate', 'reset-to-waypoint']).default('terminate'),
+  /** Episode seed; per-run seeds are derived from it and the run index. */
+  seed: z.number().int().nonnegative(),
+});
+
+export type Scenario = z.infer<typeof ScenarioSchema>;
+export type PedestrianSpec = z.infer<typeof PedestrianSpecSchema>;
+
+/** A scenario or suite file that does not validate: `file: field.path: problem`. */
+export class ScenarioError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ScenarioError';
+  }
+}
+
+function formatIssues(file: string, error: z.ZodError): string {
+  const first = error.issues[0];
+  const path = first.path.length ? first.path.join('.') : '(root)';
+  const more = error.issues.length > 1 ? ` (and ${error.issues.length - 1} more problem${error.issues.length > 2 ? 's' : ''})` : '';
+  return `${file}: ${path}: ${first.message}${more}`;
+}
+
+/**
+ * Parses a scenario file's text, or a suite (a JSON array of scenarios, or `{ "scenarios": [...] }`).
+ *
+ * @throws ScenarioError naming the file and the first failing field, e.g.
+ *   `my.json: 3.robot.route: Too small: expected array to have >=2 items`.
+ */
+export function parseScenarios(file: string, text: string): Scenario[] {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (e) {
+    throw new ScenarioError(`${file}: not valid JSON (${(e as Error).message})`);
+  }
+  const list = Array.isArray(json) ? json : json && typeof json === 'object' && 'scenarios' in json ? (json as { scenarios: unknown }).scenarios : [json];
+  const parsed = z.array(ScenarioSchema).safeParse(list);
+  if (!parsed.success) throw new ScenarioError(formatIssues(file, parsed.error));
+  const ids = new Set<string>();
+  for (const s of parsed.data) {
+    if (ids.has(s.id)) throw new ScenarioError(`${file}: duplicate scenario id '${s.id}'`);
+    ids.add(s.id);
+    if (s.success.kind === 'stop-before' && s.success.pedestrian >= s.pedestrians.length) {
+      throw new ScenarioError(`${file}: ${s.id}: success.pedestrian ${s.success.pedestrian} but the scenario has ${s.pedestrians.length} pedestrians`);
+    }
+  }
+  return parsed.data;
+}
