@@ -45,6 +45,11 @@ export class RouteTracker {
     return { progress: best.s, lateral: Math.sqrt(best.d2) };
   }
 
+  /** Arc length of the last projection, metres. */
+  get progress(): number {
+    return this.current;
+  }
+
   /** Route completion in [0, 1]: maximum progress over route length. */
   get completion(): number {
     return this.length > 0 ? Math.min(1, this.maxProgress / this.length) : 1;
