@@ -9,6 +9,9 @@ export const SHARED_DATA = resolve(import.meta.dirname, process.env.CURBSIDE_SHA
 
 export default defineConfig({
   server: { fs: { allow: ['.', SHARED_DATA] } },
+  // Pre-bundle CommonJS/large dependencies up front, so a first browser run on a clean clone does
+  // not re-optimise and reload mid-test.
+  optimizeDeps: { include: ['npyjs', '@gltf-transform/core', 'fflate', 'wgpu-matrix', 'zod', 'earcut', 'polygon-clipping', 'tinyqueue'] },
   test: {
     projects: [
       {

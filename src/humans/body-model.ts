@@ -121,7 +121,7 @@ export function validateBodyModel(model: BodyModel): void {
     throw new Error(`BodyModel ${model.name}: ${field}: ${problem}`);
   };
   const { vertexCount: V, jointCount: J, shapeCount: B } = model;
-  const len = (field: string, arr: ArrayLike<number> | undefined, want: number) => {
+  const len = (field: string, arr: { length: number } | undefined, want: number) => {
     if (arr && arr.length !== want) fail(field, `length ${arr.length}, expected ${want}`);
   };
   if (J < 1 || J > 256) fail('jointCount', `${J} outside [1, 256]`);
@@ -152,7 +152,7 @@ export function validateBodyModel(model: BodyModel): void {
 /**
  * Keeps the `INFLUENCES_PER_VERTEX` largest weights of each vertex and renormalises them to sum 1.
  *
- * @param dense V×J weights (row-major), or per-vertex lists of [joint, weight].
+ * @param influences per vertex v, its [joint, weight] pairs (any order; zeros and negatives dropped).
  * @returns V×4 indices and weights, strongest first; unused slots hold joint 0 with weight 0.
  * @throws Error naming the vertex when all its weights are zero or negative.
  */
