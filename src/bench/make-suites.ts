@@ -1,0 +1,18 @@
+/**
+ * `npm run suites`: regenerates the checked-in scenario suites `scenes/suites/{smoke,unit,reactive,long}.json`
+ * from src/bench/suites.ts (deterministic: rerunning gives the same bytes).
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { longSuite, reactiveSuite, smokeSuite, unitSuite } from './suites';
+import type { Scenario } from './scenario';
+
+const dir = resolve(import.meta.dirname, '../../scenes/suites');
+mkdirSync(dir, { recursive: true });
+const suites: [string, () => Scenario[]][] = [['smoke', smokeSuite], ['unit', unitSuite], ['reactive', reactiveSuite], ['long', longSuite]];
+for (const [name, make] of suites) {
+  const t = performance.now();
+  const scenarios = make();
+  writeFileSync(join(dir, `${name}.json`), `${JSON.stringify({ suite: name, generator: 'src/bench/suites.ts', scenarios })}\n`);
+  console.log(`${name}: ${scenarios.length} scenarios (${((performance.now() - t) / 1000).toFixed(1)} s)`);
+}

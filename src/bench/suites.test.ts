@@ -1,0 +1,61 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { isWalkable } from '../world/queries';
+import { parseScenarios, type Scenario } from './scenario';
+import { smokeSuite, suiteWorld } from './suites';
+
+const load = (name: string): Scenario[] => {
+  const path = resolve(import.meta.dirname, `../../scenes/suites/${name}.json`);
+  return parseScenarios(path, readFileSync(path, 'utf8'));
+};
+const count = (s: Scenario[], key: (x: Scenario) => string) => s.reduce<Record<string, number>>((m, x) => ({ ...m, [key(x)]: (m[key(x)] ?? 0) + 1 }), {});
+
+describe('checked-in suites', () => {
+  it('unit: 100 straight, 100 curve, 100 crosswalk with 10–20 m routes, 60 s, terminate on failure', () => {
+    const unit = load('unit');
+    expect(count(unit, (s) => s.category)).toEqual({ straight: 100, curve: 100, crosswalk: 100 });
+    for (const s of unit) {
+      const len = s.robot.route.slice(1).reduce((a, p, i) => a + Math.hypot(p[0] - s.robot.route[i][0], p[1] - s.robot.route[i][1]), 0);
+      expect(len).toBeGreaterThanOrEqual(10 - 1e-3);
+      expect(len).toBeLessThanOrEqual(20 + 1e-3);
+      expect(s.timeLimit).toBe(60);
+      expect(s.onFailure).toBe('terminate');
+    }
+  });
+
+  it('reactive: 100 per behaviour plus Static; Gesturing succeeds by stopping', () => {
+    const reactive = load('reactive');
+    const c = count(reactive, (s) => s.category);
+    expect(Object.keys(c).sort()).toEqual(['conversing', 'frontal', 'gesturing', 'lateral', 'obstructing', 'overtaking', 'ped-crossing', 'queuing', 'static']);
+    expect(Object.values(c).every((n) => n === 100)).toBe(true);
+    expect(reactive.filter((s) => s.category === 'gesturing').every((s) => s.success.kind === 'stop-before')).toBe(true);
+    expect(reactive.filter((s) => s.category === 'static').every((s) => s.pedestrians.length === 0)).toBe(true);
+    expect(reactive.filter((s) => s.category === 'conversing').every((s) => s.pedestrians.length >= 2)).toBe(true);
+  });
+
+  it('long: 100 routes over 100 m that reset on failure', () => {
+    const long = load('long');
+    expect(long).toHaveLength(100);
+    for (const s of long) {
+      const len = s.robot.route.slice(1).reduce((a, p, i) => a + Math.hypot(p[0] - s.robot.route[i][0], p[1] - s.robot.route[i][1]), 0);
+      expect(len).toBeGreaterThan(100);
+      expect(s.onFailure).toBe('reset-to-waypoint');
+    }
+  });
+
+  it('smoke matches a fresh generation byte for byte (suites are deterministic and up to date)', () => {
+    const path = resolve(import.meta.dirname, '../../scenes/suites/smoke.json');
+    const fresh = JSON.parse(JSON.stringify(smokeSuite()));
+    expect(JSON.parse(readFileSync(path, 'utf8')).scenarios).toEqual(fresh);
+  }, 60_000); // generates several 400 m worlds
+
+  it('every smoke route and pedestrian spawn is on walkable ground of its world', () => {
+    for (const s of load('smoke')) {
+      if (s.world.kind !== 'procedural') continue;
+      const w = suiteWorld(s.world.seed);
+      for (const [x, y] of s.robot.route) expect(isWalkable(w, x, y), `${s.id} route point ${x},${y}`).toBe(true);
+      for (const p of s.pedestrians) expect(isWalkable(w, p.spawn[0], p.spawn[1]), `${s.id} spawn`).toBe(true);
+    }
+  });
+});

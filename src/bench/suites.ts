@@ -1,0 +1,227 @@
+/**
+ * Deterministic generation of SidewalkBench's scenario suites (seeds/002 §3.3) on procedural worlds:
+ *
+ * - unit (330 in the paper; here 300 procedural: 100 straight, 100 curve, 100 crosswalk, start–goal
+ *   route 10–20 m, 60 s, a failure ends the episode; the 30 scanned-scene scenarios are added when
+ *   annotated scanned scenes exist),
+ * - reactive (100 per behaviour: Static, Obstructing, Conversing, Queuing, Frontal, Lateral,
+ *   Overtaking, Ped-Crossing (on crosswalks), Gesturing; straight blocks except crossing),
+ * - long (100 procedural routes > 100 m; on failure reset to the closest route waypoint),
+ * - smoke (a few of every kind, short, for the default run and CI).
+ *
+ * Worlds are shared: scenario k uses world seed WORLD_SEEDS[k mod 8] (400 m worlds), so a suite
+ * needs only a few world generations. Everything derives from `SUITE_SEED` through src/core/random.
+ */
+import { createRng, type Rng } from '../core/random';
+import { arcLengths, sampleAt } from '../world/polyline';
+import { isWalkable } from '../world/queries';
+import { findRoute, sampleRoute, type SampledRoute } from '../world/routes';
+import { generateWorld, type World } from '../world/world';
+import type { Behaviour, PedestrianSpec, Scenario } from './scenario';
+
+export const SUITE_SEED = 20261129;
+export const WORLD_SEEDS = [1, 2, 3, 4, 5, 6, 7, 8];
+
+type Vec2 = [number, number];
+const worldCache = new Map<number, World>();
+
+/** The procedural world of a seed (cached). */
+export function suiteWorld(seed: number): World {
+  let w = worldCache.get(seed);
+  if (!w) {
+    w = generateWorld({ seed });
+    worldCache.set(seed, w);
+  }
+  return w;
+}
+
+function baseScenario(id: string, suite: Scenario['suite'], category: string, worldSeed: number, route: Vec2[], seed: number, timeLimit: number): Scenario {
+  const [a, b] = route;
+  return {
+    id,
+    suite,
+    category,
+    world: { kind: 'procedural', seed: worldSeed },
+    robot: { start: [a[0], a[1], Math.atan2(b[1] - a[1], b[0] - a[0])], goal: route[route.length - 1], route },
+    timeLimit,
+    pedestrians: [],
+    success: { kind: 'reach-goal', goalRadius: 1 },
+    onFailure: 'terminate',
+    seed,
+  };
+}
+
+const r3 = (v: number) => Math.round(v * 1000) / 1000;
+const roundRoute = (pts: Vec2[]): Vec2[] => pts.map(([x, y]) => [r3(x), r3(y)]);
+
+/** Samples a route of `kind` on world k mod 8, retrying across worlds; throws when none is found. */
+function routeFor(rng: Rng, k: number, kind: SampledRoute['kind'], min: number, max: number): { worldSeed: number; route: SampledRoute } {
+  for (let t = 0; t < WORLD_SEEDS.length; t++) {
+    const worldSeed = WORLD_SEEDS[(k + t) % WORLD_SEEDS.length];
+    const world = suiteWorld(worldSeed);
+    try {
+      const route = sampleRoute(world, rng, { kind, minLength: min, maxLength: max, attempts: 80 });
+      if (route) return { worldSeed, route };
+    } catch {
+      // This world has no block of that kind: try the next one.
+    }
+  }
+  throw new Error(`suites: no ${kind} route of ${min}–${max} m in any suite world`);
+}
+
+/** The point and unit tangent at arc length s along a route, and its left normal. */
+function frameAt(route: Vec2[], s: number): { p: Vec2; t: Vec2; n: Vec2 } {
+  const { p, t } = sampleAt(route, s, arcLengths(route));
+  return { p: p as Vec2, t: t as Vec2, n: [-t[1], t[0]] };
+}
+
+const add = (p: Vec2, v: Vec2, k: number): Vec2 => [r3(p[0] + v[0] * k), r3(p[1] + v[1] * k)];
+
+/**
+ * Pedestrians for one reactive behaviour placed along `route` (world `world`), with trigger
+ * parameters; null when the placement would leave the walkable area (the caller resamples).
+ */
+function placeBehaviour(behaviour: Behaviour, route: Vec2[], length: number, world: World, rng: Rng): PedestrianSpec[] | null {
+  const speed = () => r3(rng.range(1.1, 1.65));
+  const s = Math.min(length - 4, rng.range(8, 11));
+  const f = frameAt(route, s);
+  const side = rng.next() < 0.5 ? 1 : -1;
+  const heading = (v: Vec2) => r3(Math.atan2(v[1], v[0]));
+  let peds: PedestrianSpec[];
+  switch (behaviour) {
+    case 'static':
+      return [];
+    case 'obstructing':
+      // Waits beside the path, steps into it when the robot is within the trigger distance, stands.
+      peds = [{ behaviour, spawn: add(f.p, f.n, side * 0.9), heading: heading([-f.n[0] * side, -f.n[1] * side]), speed: speed(), triggerDistance: r3(rng.range(4, 6)), params: { target: f.p } }];
+      break;
+    case 'conversing': {
+      // 2–4 members on a circle around a centre on the path, facing it, 0.7–1.7 m apart.
+      const n = rng.int(2, 4);
+      const radius = rng.range(0.45, 0.85);
+      const phase = rng.range(0, Math.PI);
+      peds = Array.from({ length: n }, (_, i) => {
+        const a = phase + (2 * Math.PI * i) / n;
+        const pos = add(add(f.p, f.t, radius * Math.cos(a)), f.n, radius * Math.sin(a));
+        return { behaviour, spawn: pos, heading: r3(Math.atan2(f.p[1] - pos[1], f.p[0] - pos[0])), speed: 0, group: 0, params: { centre: f.p } };
+      });
+      break;
+    }
+    case 'queuing': {
+      // 3–5 people in a line along the path (0.2–0.8 m gaps between 0.6 m bodies), head served after a wait.
+      const n = rng.int(3, 5);
+      let along = 0;
+      peds = Array.from({ length: n }, (_, i) => {
+        if (i > 0) along += 0.6 + rng.range(0.2, 0.8);
+        return { behaviour, spawn: add(frameAt(route, s + along).p, f.n, 0), heading: heading(f.t), speed: 0, group: 0, params: { order: i, wait: r3(rng.range(5, 15)) } };
+      });
+      break;
+    }
+    case 'frontal': {
+      // Walks toward the robot along the path, not giving way (triggered when within 12 m).
+      const g = frameAt(route, Math.min(length - 1, s + 6));
+      peds = [{ behaviour, spawn: g.p, heading: heading([-g.t[0], -g.t[1]]), speed: speed(), triggerDistance: 12, route: [g.p, route[0]] }];
+      break;
+    }
+    case 'lateral': {
+      // Crosses the path perpendicular to the robot's heading at a speed that would collide if the
+      // robot kept its velocity (the episode sets the speed at trigger time from the geometry).
+      peds = [{ behaviour, spawn: add(f.p, f.n, side * 1.4), heading: heading([-f.n[0] * side, -f.n[1] * side]), speed: speed(), triggerDistance: r3(rng.range(5, 7)), params: { crossPoint: f.p, exit: add(f.p, f.n, -side * 1.4) } }];
+      break;
+    }
+    case 'overtaking': {
+      // Starts behind the robot and passes it along the path, faster than it.
+      const b = frameAt(route, 0.01);
+      peds = [{ behaviour, spawn: add(b.p, b.t, -3), heading: heading(b.t), speed: r3(rng.range(1.5, 1.65)), triggerDistance: 10, route: [add(b.p, b.t, -3), route[route.length - 1]] }];
+      break;
+    }
+    case 'gesturing':
+      // Stands in the path facing the robot and raises a hand when it is within the trigger distance.
+      peds = [{ behaviour, spawn: f.p, heading: heading([-f.t[0], -f.t[1]]), speed: 0, triggerDistance: r3(rng.range(6, 8)) }];
+      break;
+    case 'ped-crossing':
+      throw new Error('placeBehaviour: ped-crossing is placed on crosswalks by crossingPedestrians');
+  }
+  return peds.every((p) => isWalkable(world, p.spawn[0], p.spawn[1])) ? peds : null;
+}
+
+/** Pedestrians crossing the crosswalk the route crosses, both directions (Ped-Crossing). */
+function crossingPedestrians(route: SampledRoute, world: World, rng: Rng): PedestrianSpec[] | null {
+  const c = world.crosswalks.find((x) => x.id === route.sourceId);
+  if (!c) return null;
+  const n = rng.int(2, 4);
+  const peds: PedestrianSpec[] = [];
+  for (let i = 0; i < n; i++) {
+    const dir = i % 2 === 0 ? 1 : -1;
+    const lateral = (dir > 0 ? -c.reachRight : c.reachLeft) * 0.9;
+    const offset = rng.range(-c.width / 3, c.width / 3);
+    const start: Vec2 = [r3(c.centre[0] + c.across[0] * lateral + c.along[0] * offset), r3(c.centre[1] + c.across[1] * lateral + c.along[1] * offset)];
+    const end: Vec2 = [r3(c.centre[0] - c.across[0] * lateral + c.along[0] * offset), r3(c.centre[1] - c.across[1] * lateral + c.along[1] * offset)];
+    peds.push({ behaviour: 'ped-crossing', spawn: start, heading: r3(Math.atan2(end[1] - start[1], end[0] - start[0])), speed: r3(rng.range(1.1, 1.65)), triggerDistance: r3(rng.range(6, 10)), route: [start, end] });
+  }
+  return peds.every((p) => isWalkable(world, p.spawn[0], p.spawn[1])) ? peds : null;
+}
+
+/** The unit-test suite: `perCategory` scenarios each of straight, curve and crosswalk. */
+export function unitSuite(perCategory = 100, suite: Scenario['suite'] = 'unit'): Scenario[] {
+  const rng = createRng(SUITE_SEED).fork(suite === 'unit' ? 'unit' : `${suite}-unit`);
+  const out: Scenario[] = [];
+  for (const category of ['straight', 'curve', 'crosswalk'] as const) {
+    for (let k = 0; k < perCategory; k++) {
+      const { worldSeed, route } = routeFor(rng, k, category, 10, 20);
+      out.push(baseScenario(`${suite}/${category}/${String(k).padStart(3, '0')}`, suite, category, worldSeed, roundRoute(route.points), rng.int(0, 2 ** 31 - 1), 60));
+    }
+  }
+  return out;
+}
+
+/** The pedestrian-reactive suite: `perBehaviour` scenarios for each behaviour and the Static reference. */
+export function reactiveSuite(perBehaviour = 100, suite: Scenario['suite'] = 'reactive', behaviours: readonly Behaviour[] = ['static', 'obstructing', 'conversing', 'queuing', 'frontal', 'lateral', 'overtaking', 'ped-crossing', 'gesturing']): Scenario[] {
+  const rng = createRng(SUITE_SEED).fork(suite === 'reactive' ? 'reactive' : `${suite}-reactive`);
+  const out: Scenario[] = [];
+  for (const behaviour of behaviours) {
+    let k = 0;
+    for (let attempt = 0; k < perBehaviour; attempt++) {
+      if (attempt > perBehaviour * 20) throw new Error(`suites: could not place ${behaviour} pedestrians`);
+      const kind = behaviour === 'ped-crossing' ? 'crosswalk' : 'straight';
+      const { worldSeed, route } = routeFor(rng, attempt, kind, 15, 22);
+      const world = suiteWorld(worldSeed);
+      const points = roundRoute(route.points);
+      const peds = behaviour === 'ped-crossing' ? crossingPedestrians(route, world, rng) : placeBehaviour(behaviour, points, route.length, world, rng);
+      if (!peds) continue;
+      const s = baseScenario(`${suite}/${behaviour}/${String(k).padStart(3, '0')}`, suite, behaviour, worldSeed, points, rng.int(0, 2 ** 31 - 1), 60);
+      s.pedestrians = peds;
+      if (behaviour === 'gesturing') s.success = { kind: 'stop-before', pedestrian: 0, maxDistance: 3 };
+      out.push(s);
+      k++;
+    }
+  }
+  return out;
+}
+
+/** The long-horizon suite: routes between distant waypoints longer than `minLength` metres. */
+export function longSuite(count = 100, minLength = 100, suite: Scenario['suite'] = 'long', maxLength = 400): Scenario[] {
+  const rng = createRng(SUITE_SEED).fork(suite === 'long' ? 'long' : `${suite}-long`);
+  const out: Scenario[] = [];
+  for (let k = 0, attempt = 0; k < count; attempt++) {
+    if (attempt > count * 50) throw new Error('suites: could not sample long routes');
+    const worldSeed = WORLD_SEEDS[attempt % WORLD_SEEDS.length];
+    const world = suiteWorld(worldSeed);
+    const nodes = world.nav.nodes;
+    const a = nodes[rng.int(0, nodes.length - 1)];
+    const b = nodes[rng.int(0, nodes.length - 1)];
+    if (Math.hypot(a[0] - b[0], a[1] - b[1]) < minLength * 0.7) continue;
+    const route = findRoute(world, a, b);
+    if (!route || route.length < minLength || route.length > maxLength) continue;
+    const s = baseScenario(`${suite}/long/${String(k).padStart(3, '0')}`, suite, 'long', worldSeed, roundRoute(route.points), rng.int(0, 2 ** 31 - 1), Math.ceil(route.length / 0.5));
+    s.onFailure = 'reset-to-waypoint';
+    out.push(s);
+    k++;
+  }
+  return out;
+}
+
+/** The smoke suite: one scenario of every unit category and behaviour, and one short long-horizon route. */
+export function smokeSuite(): Scenario[] {
+  return [...unitSuite(1, 'smoke'), ...reactiveSuite(1, 'smoke'), ...longSuite(1, 60, 'smoke', 90)];
+}
