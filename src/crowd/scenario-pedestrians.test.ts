@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest';
+import { PedestrianSpecSchema, type PedestrianSpec } from '../bench/scenario';
+import type { RobotState } from '../robot/unicycle';
+import { ScenarioPedestrians } from './scenario-pedestrians';
+
+const spec = (s: Record<string, unknown>): PedestrianSpec => PedestrianSpecSchema.parse(s);
+
+/** Runs `seconds` of simulation with the robot driving along +x from x0 at speed v (y = 0). */
+function drive(sim: ScenarioPedestrians, seconds: number, x0: number, v: number, dt = 0.1): RobotState {
+  const robot: RobotState = { x: x0, y: 0, yaw: 0, v, w: 0 };
+  for (let t = 0; t < seconds - 1e-9; t += dt) {
+    robot.x += v * dt;
+    sim.step(dt, robot);
+  }
+  return robot;
+}
+
+describe('ScenarioPedestrians behaviours', () => {
+  it('obstructing: waits beside the path, steps into it when the robot comes within range, stands', () => {
+    const sim = new ScenarioPedestrians([spec({ behaviour: 'obstructing', spawn: [10, 0.9], speed: 1.3, triggerDistance: 5, params: { target: [10, 0] } })], [], 1);
+    drive(sim, 2, 0, 0); // robot 10 m away: nothing happens
+    expect(sim.triggered(0)).toBe(false);
+    expect(sim.discs()[0].y).toBeCloseTo(0.9, 2);
+    drive(sim, 4, 6, 0); // robot 4 m away: steps in
+    expect(sim.triggered(0)).toBe(true);
+    expect(Math.abs(sim.discs()[0].y)).toBeLessThan(0.1);
+    expect(sim.animation()[0].idle).toBe(true);
+  });
+
+  it('conversing: members stand facing the centre and talk', () => {
+    const sim = new ScenarioPedestrians([
+      spec({ behaviour: 'conversing', spawn: [10, 0.6], heading: -Math.PI / 2, speed: 0, group: 0, params: { centre: [10, 0] } }),
+      spec({ behaviour: 'conversing', spawn: [10, -0.6], heading: Math.PI / 2, speed: 0, group: 0, params: { centre: [10, 0] } }),
+    ], [], 1);
+    drive(sim, 5, 5, 1);
+    const d = sim.discs();
+    expect(Math.hypot(d[0].x - d[1].x, d[0].y - d[1].y)).toBeCloseTo(1.2, 1);
+    expect(sim.animation().map((a) => a.gesture)).toEqual(['talk', 'talk']);
+  });
+
+  it('queuing: the head is served after its wait and walks off; the follower closes up', () => {
+    const sim = new ScenarioPedestrians([
+      spec({ behaviour: 'queuing', spawn: [10, 0], heading: 0, speed: 0, group: 0, params: { order: 0, wait: 3 } }),
+      spec({ behaviour: 'queuing', spawn: [9.2, 0], heading: 0, speed: 0, group: 0, params: { order: 1, wait: 10 } }),
+    ], [], 1);
+    drive(sim, 2.5, -20, 0);
+    expect(sim.discs()[0].x).toBeCloseTo(10, 1);
+    drive(sim, 4, -20, 0);
+    expect(sim.discs()[0].x).toBeGreaterThan(12); // served, walking on
+    // Stepped up to the head's place (waypoints count as reached within 0.1 m).
+    expect(Math.abs(sim.discs()[1].x - 10)).toBeLessThan(0.15);
+  });
+
+  it('frontal: walks toward the robot along the path once triggered, without giving way', () => {
+    const sim = new ScenarioPedestrians([spec({ behaviour: 'frontal', spawn: [15, 0], heading: Math.PI, speed: 1.3, triggerDistance: 12, route: [[15, 0], [0, 0]] })], [], 1);
+    drive(sim, 1, 0, 0);
+    expect(sim.discs()[0].x).toBeCloseTo(15, 2); // 15 m away: not yet
+    drive(sim, 2, 4, 0);
+    expect(sim.triggered(0)).toBe(true);
+    expect(sim.velocities()[0][0]).toBeCloseTo(-1.3, 1);
+  });
+
+  it('lateral: crosses at the speed that meets a constant-velocity robot at the crossing point', () => {
+    const sim = new ScenarioPedestrians([spec({ behaviour: 'lateral', spawn: [10, 1.4], heading: -Math.PI / 2, speed: 1.3, triggerDistance: 6, params: { crossPoint: [10, 0], exit: [10, -1.4] } })], [], 1);
+    // Robot at 1 m/s from x = 3: triggered at x ≈ 4.2 (6 m away), reaches x = 10 about 5.8 s later;
+    // the pedestrian (1.4 m at 1.3 m/s) waits ≈ 4.7 s, then walks.
+    let met = Infinity;
+    const robot: RobotState = { x: 3, y: 0, yaw: 0, v: 1, w: 0 };
+    for (let t = 0; t < 12; t += 0.1) {
+      robot.x += 0.1;
+      sim.step(0.1, robot);
+      const d = sim.discs()[0];
+      met = Math.min(met, Math.hypot(d.x - robot.x, d.y - robot.y));
+    }
+    expect(sim.triggered(0)).toBe(true);
+    expect(met).toBeLessThan(0.3 + 0.45); // would collide if the robot kept its velocity
+    expect(sim.discs()[0].y).toBeLessThan(-1); // and carried on across
+  });
+
+  it('overtaking: comes from behind and passes the robot', () => {
+    const sim = new ScenarioPedestrians([spec({ behaviour: 'overtaking', spawn: [-3, 0.5], heading: 0, speed: 1.6, triggerDistance: 10, route: [[-3, 0.5], [30, 0.5]] })], [], 1);
+    const robot = drive(sim, 12, 0, 0.8);
+    expect(sim.discs()[0].x).toBeGreaterThan(robot.x + 1);
+  });
+
+  it('ped-crossing: walks across the crosswalk once the robot is near', () => {
+    const sim = new ScenarioPedestrians([spec({ behaviour: 'ped-crossing', spawn: [8, -5], heading: Math.PI / 2, speed: 1.3, triggerDistance: 10, route: [[8, -5], [8, 5]] })], [], 1);
+    drive(sim, 10, 0, 0);
+    expect(sim.discs()[0].y).toBeGreaterThan(4.5);
+  });
+
+  it('gesturing: raises a stop gesture when the robot is within range, facing it', () => {
+    const sim = new ScenarioPedestrians([spec({ behaviour: 'gesturing', spawn: [10, 0], heading: Math.PI, speed: 0, triggerDistance: 7 })], [], 1);
+    drive(sim, 1, 0, 0);
+    expect(sim.animation()[0].gesture).toBe('none');
+    drive(sim, 1, 4, 0);
+    expect(sim.animation()[0].gesture).toBe('stop');
+    expect(Math.abs(Math.abs(sim.animation()[0].heading) - Math.PI)).toBeLessThan(0.05);
+  });
+
+  it('is deterministic for a seed and jitters spawns by at most 5 mm', () => {
+    const make = (seed: number) => new ScenarioPedestrians([spec({ behaviour: 'walk', spawn: [0, 0], route: [[0, 0], [10, 0]] }), spec({ behaviour: 'walk', spawn: [10, 0], route: [[10, 0], [0, 0]] })], [], seed);
+    const a = make(3);
+    const b = make(3);
+    drive(a, 8, -50, 0);
+    drive(b, 8, -50, 0);
+    expect(a.discs()).toEqual(b.discs());
+    // The head-on pair passes each other (jitter breaks ORCA's symmetric deadlock).
+    expect(a.discs()[0].x).toBeGreaterThan(8);
+    expect(Math.abs(make(4).discs()[0].x)).toBeLessThanOrEqual(0.005);
+  });
+});

@@ -1,0 +1,235 @@
+/**
+ * The pedestrians of a benchmark scenario: each is an ORCA agent (RVO2 semantics, orca.ts) whose
+ * preferred velocity and responsibility come from its behaviour controller, stepped in lock step
+ * with the episode (double-buffered: every new velocity is computed before anyone moves).
+ *
+ * Behaviours (SidewalkBench §3.2), each triggered when the robot comes within `triggerDistance`:
+ *
+ * | behaviour    | before trigger          | after trigger                                                     | responsibility |
+ * |--------------|-------------------------|-------------------------------------------------------------------|----------------|
+ * | obstructing  | stands beside the path  | steps to `params.target` on the path and stands                   | 0 (never yields) |
+ * | conversing   | stands facing the group centre, talking (no trigger)                                         | 0 |
+ * | queuing      | stands in line; the head leaves after `params.wait` s, followers close up                   | 0 |
+ * | frontal      | stands                  | walks its `route` toward the robot                                | 0 |
+ * | lateral      | stands                  | crosses the path, timed to meet a constant-velocity robot at `crossPoint` | 0 |
+ * | overtaking   | stands                  | walks its `route` past the robot                                  | 0.5 |
+ * | ped-crossing | stands at the kerb      | walks across the crosswalk                                        | 0.5 |
+ * | gesturing    | stands in the path facing the robot; raises a hand (stop gesture) after the trigger           | 0 |
+ * | walk / idle  | walks its route / stands                                                                      | 0.5 |
+ *
+ * The robot is a neighbour disc of every pedestrian. Each pedestrian exposes the animation state
+ * the pedestrian renderer needs. Frames: world x-y plane, metres, seconds.
+ */
+import type { Vec2 as Tuple } from '../core/geometry2d';
+import { createRng } from '../core/random';
+import type { PedestrianSpec } from '../bench/scenario';
+import type { PedestrianSim } from '../bench/episode';
+import type { PedestrianDisc } from '../robot/failure-monitor';
+import type { RobotState } from '../robot/unicycle';
+import { buildObstacleVertices, obstacleNeighbors, type ObstacleVertex } from './obstacles';
+import { computeNewVelocity, type OrcaNeighbor } from './orca';
+
+/** SidewalkBench's pedestrian collision cylinder radius, metres. */
+export const PEDESTRIAN_RADIUS = 0.3;
+/** The robot's disc as pedestrians see it, metres. */
+export const ROBOT_DISC_RADIUS = 0.45;
+/** Seeded spawn jitter, metres: breaks ORCA's exactly symmetric deadlocks. */
+export const SPAWN_JITTER = 0.005;
+
+/** What the pedestrian renderer needs to animate one pedestrian. */
+export interface AnimationState {
+  /** Walking speed, m/s (0 standing). */
+  walkSpeed: number;
+  /** Facing, radians from +x. */
+  heading: number;
+  gesture: 'none' | 'stop' | 'talk';
+  idle: boolean;
+}
+
+interface Ped {
+  spec: PedestrianSpec;
+  pos: Tuple;
+  vel: Tuple;
+  heading: number;
+  triggered: boolean;
+  /** Waypoints still to walk, and the speed to walk them at. */
+  path: Tuple[];
+  speed: number;
+  responsibility: number;
+  /** Queue: time since the head started waiting; index in line. */
+  clock: number;
+  gesture: AnimationState['gesture'];
+  /** Lateral: the time at which to start walking (so as to meet the robot), s; Infinity when not set. */
+  startAt: number;
+  /** Path to walk from `startAt` on. */
+  pending: Tuple[];
+}
+
+const ORCA = { maxSpeed: 2.0, timeHorizon: 2, timeHorizonObst: 2, neighborDist: 5, maxNeighbors: 10 };
+
+export class ScenarioPedestrians implements PedestrianSim {
+  private readonly peds: Ped[];
+  private readonly vertices: ObstacleVertex[];
+  private readonly range: [number, number];
+  private time = 0;
+
+  /**
+   * @param obstacles Static obstacles near the scenario (CCW polygons), shared with the robot's world.
+   * @param seed Episode seed: spawn jitter and queue timing derive from it.
+   */
+  constructor(specs: readonly PedestrianSpec[], obstacles: readonly Tuple[][], seed: number) {
+    const rng = createRng(seed).fork('pedestrians');
+    this.peds = specs.map((spec) => {
+      const pos: Tuple = [spec.spawn[0] + rng.range(-SPAWN_JITTER, SPAWN_JITTER), spec.spawn[1] + rng.range(-SPAWN_JITTER, SPAWN_JITTER)];
+      const cooperative = spec.behaviour === 'overtaking' || spec.behaviour === 'ped-crossing' || spec.behaviour === 'walk' || spec.behaviour === 'idle';
+      const walksAtOnce = spec.behaviour === 'walk';
+      return {
+        spec,
+        pos,
+        vel: [0, 0],
+        heading: spec.heading,
+        triggered: false,
+        path: walksAtOnce ? [...(spec.route ?? [])] : [],
+        speed: spec.speed,
+        responsibility: cooperative ? 0.5 : 0,
+        clock: 0,
+        gesture: spec.behaviour === 'conversing' ? 'talk' : 'none',
+        startAt: Infinity,
+        pending: [],
+      } as Ped;
+    });
+    const near = obstacles.filter((poly) => poly.some(([x, y]) => this.peds.some((p) => Math.hypot(x - p.pos[0], y - p.pos[1]) < 60)));
+    const built = buildObstacleVertices(near.map((p) => ({ env: 0, vertices: p.map(([x, y]) => ({ x, y })) })), 1);
+    this.vertices = built.vertices;
+    this.range = built.envRanges[0];
+  }
+
+  discs(): PedestrianDisc[] {
+    return this.peds.map((p) => ({ x: p.pos[0], y: p.pos[1], radius: PEDESTRIAN_RADIUS }));
+  }
+
+  velocities(): Tuple[] {
+    return this.peds.map((p) => [p.vel[0], p.vel[1]]);
+  }
+
+  /** Animation state per pedestrian, in scenario order. */
+  animation(): AnimationState[] {
+    return this.peds.map((p) => {
+      const speed = Math.hypot(p.vel[0], p.vel[1]);
+      return { walkSpeed: speed, heading: p.heading, gesture: p.gesture, idle: speed < 0.05 };
+    });
+  }
+
+  /** Whether pedestrian i's behaviour has been triggered. */
+  triggered(i: number): boolean {
+    return this.peds[i].triggered;
+  }
+
+  step(dt: number, robot: RobotState): void {
+    this.time += dt;
+    for (const p of this.peds) this.control(p, robot, dt);
+    const robotDisc: OrcaNeighbor = { position: { x: robot.x, y: robot.y }, velocity: { x: robot.v * Math.cos(robot.yaw), y: robot.v * Math.sin(robot.yaw) }, radius: ROBOT_DISC_RADIUS };
+    const next = this.peds.map((p, i) => {
+      const pref = this.preferred(p);
+      if (p.responsibility === 0) return pref; // non-cooperative: keeps its line (others give way)
+      const neighbors: OrcaNeighbor[] = [robotDisc];
+      this.peds.forEach((q, j) => {
+        if (j !== i && Math.hypot(q.pos[0] - p.pos[0], q.pos[1] - p.pos[1]) < ORCA.neighborDist) {
+          neighbors.push({ position: { x: q.pos[0], y: q.pos[1] }, velocity: { x: q.vel[0], y: q.vel[1] }, radius: PEDESTRIAN_RADIUS });
+        }
+      });
+      const position = { x: p.pos[0], y: p.pos[1] };
+      neighbors.sort((a, b) => Math.hypot(a.position.x - position.x, a.position.y - position.y) - Math.hypot(b.position.x - position.x, b.position.y - position.y));
+      const rangeSq = (ORCA.timeHorizonObst * ORCA.maxSpeed + PEDESTRIAN_RADIUS) ** 2;
+      const v = computeNewVelocity(
+        { position, velocity: { x: p.vel[0], y: p.vel[1] }, prefVelocity: { x: pref[0], y: pref[1] }, radius: PEDESTRIAN_RADIUS, maxSpeed: ORCA.maxSpeed, timeHorizon: ORCA.timeHorizon, timeHorizonObst: ORCA.timeHorizonObst, responsibility: p.responsibility },
+        neighbors.slice(0, ORCA.maxNeighbors),
+        obstacleNeighbors(this.vertices, this.range, position, rangeSq),
+        this.vertices,
+        dt,
+      ).velocity;
+      return [v.x, v.y] as Tuple;
+    });
+    this.peds.forEach((p, i) => {
+      p.vel = next[i];
+      p.pos = [p.pos[0] + p.vel[0] * dt, p.pos[1] + p.vel[1] * dt];
+      if (Math.hypot(p.vel[0], p.vel[1]) > 0.05) p.heading = Math.atan2(p.vel[1], p.vel[0]);
+    });
+  }
+
+  /** Preferred velocity toward the next waypoint of the path (zero when standing). */
+  private preferred(p: Ped): Tuple {
+    while (p.path.length > 0 && Math.hypot(p.path[0][0] - p.pos[0], p.path[0][1] - p.pos[1]) < 0.1) p.path.shift();
+    if (p.path.length === 0) return [0, 0];
+    const [tx, ty] = p.path[0];
+    const d = Math.hypot(tx - p.pos[0], ty - p.pos[1]);
+    const speed = p.path.length === 1 ? Math.min(p.speed, d / 0.5) : p.speed; // ease into the last waypoint
+    return [((tx - p.pos[0]) / d) * speed, ((ty - p.pos[1]) / d) * speed];
+  }
+
+  /** The behaviour state machine: triggers and the path each behaviour walks. */
+  private control(p: Ped, robot: RobotState, dt: number): void {
+    const s = p.spec;
+    const distance = Math.hypot(robot.x - p.pos[0], robot.y - p.pos[1]);
+    const fire = !p.triggered && s.triggerDistance !== undefined && distance <= s.triggerDistance;
+    if (fire) p.triggered = true;
+    switch (s.behaviour) {
+      case 'obstructing':
+        if (fire) p.path = [s.params?.target as Tuple];
+        break;
+      case 'frontal':
+      case 'overtaking':
+      case 'ped-crossing':
+        if (fire) p.path = [...(s.route ?? [])].slice(1);
+        break;
+      case 'lateral':
+        if (fire) {
+          // Time the crossing to reach the crossing point when the robot would if it kept its
+          // velocity: walk at the pedestrian's own speed, starting after the difference in arrival times.
+          const cross = s.params?.crossPoint as Tuple;
+          const robotTime = Math.hypot(cross[0] - robot.x, cross[1] - robot.y) / Math.max(robot.v, 0.3);
+          const pedTime = Math.hypot(cross[0] - p.pos[0], cross[1] - p.pos[1]) / p.speed;
+          p.startAt = this.time + Math.max(0, robotTime - pedTime);
+          p.pending = [cross, s.params?.exit as Tuple];
+        }
+        if (this.time >= p.startAt) {
+          p.path = p.pending;
+          p.startAt = Infinity;
+        }
+        break;
+      case 'gesturing':
+        if (fire) p.gesture = 'stop';
+        if (p.triggered) p.heading = Math.atan2(robot.y - p.pos[1], robot.x - p.pos[0]);
+        break;
+      case 'queuing':
+        this.queue(p, dt);
+        break;
+      default:
+        break;
+    }
+  }
+
+  /** Queue: the head is served after its wait and walks off; each follower steps up one place. */
+  private queue(p: Ped, dt: number): void {
+    const order = Number(p.spec.params?.order ?? 0);
+    const members = this.peds.filter((q) => q.spec.behaviour === 'queuing' && q.spec.group === p.spec.group);
+    const ahead = members.filter((q) => Number(q.spec.params?.order ?? 0) < order && !q.triggered);
+    p.clock += dt;
+    if (!p.triggered && ahead.length === 0 && p.clock >= Number(p.spec.params?.wait ?? 10)) {
+      // Served: walk 8 m on along the queue's direction.
+      p.triggered = true;
+      p.path = [[p.pos[0] + 8 * Math.cos(p.heading), p.pos[1] + 8 * Math.sin(p.heading)]];
+      p.speed = 1.2;
+      return;
+    }
+    if (!p.triggered && ahead.length < order) {
+      // Someone ahead left: close up to the place ahead of us in the original line.
+      const place = members.find((q) => Number(q.spec.params?.order ?? 0) === ahead.length);
+      if (place && p.path.length === 0) {
+        p.path = [place.spec.spawn as Tuple];
+        p.speed = 0.6;
+        p.clock = 0;
+      }
+    }
+  }
+}
