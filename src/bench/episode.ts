@@ -11,7 +11,7 @@ import type { RobotSpec } from '../robot/robot-spec';
 import { RouteTracker } from '../robot/route-tracker';
 import { stepUnicycle, worldToRobot, type RobotState, type VelocityCommand } from '../robot/unicycle';
 import { averageVelocity, pathIrregularity, pathLength, socialMetrics, type PedestrianTrack, type Trajectory } from './metrics';
-import type { EpisodeRecord } from './results-log';
+import type { EpisodeRecord } from './episode-record';
 import type { Scenario } from './scenario';
 
 /** The pedestrians of an episode, stepped by the episode loop. */

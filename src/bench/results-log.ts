@@ -5,38 +5,11 @@
  */
 import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { FailureEvent } from '../robot/failure-monitor';
+import type { EpisodeRecord } from './episode-record';
 
-/** One finished episode (one scenario × one run seed × one policy). */
-export interface EpisodeRecord {
-  scenarioId: string;
-  suite: string;
-  category: string;
-  policy: string;
-  /** Run index 0..seeds−1 and the derived episode seed. */
-  run: number;
-  seed: number;
-  success: boolean;
-  /** Why the episode ended. */
-  end: 'goal' | 'stopped' | 'failure' | 'timeout';
-  routeLength: number;
-  routeCompletion: number;
-  /** Seconds simulated, metres travelled. */
-  duration: number;
-  distance: number;
-  averageVelocity: number;
-  timeToGoal: number | null;
-  failures: FailureEvent[];
-  minPedestrianDistance: number | null;
-  timeWithinIntimate: number;
-  timeWithinPersonal: number;
-  pathIrregularity: number;
-  /** Robot trajectory subsampled for the report, [t, x, y] rows. */
-  trajectory: [number, number, number][];
-}
+import { episodeKey } from './episode-record';
 
-/** The resume key of an episode. */
-export const episodeKey = (r: Pick<EpisodeRecord, 'scenarioId' | 'policy' | 'run'>) => `${r.scenarioId}\u0000${r.policy}\u0000${r.run}`;
+export { episodeKey, policyName, type EpisodeRecord } from './episode-record';
 
 /**
  * Reads a JSONL results file (missing file → empty). A truncated last line (a run killed while

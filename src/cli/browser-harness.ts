@@ -50,10 +50,10 @@ export async function withHarness<T>(options: HarnessOptions, body: (h: Harness)
   try {
     server = await createServer({
       root: ROOT,
-      configFile: false,
+      // The project's config: its optimizeDeps list pre-bundles CommonJS/UMD dependencies.
+      configFile: resolve(ROOT, 'vite.config.ts'),
       logLevel: 'error',
       server: { host: '127.0.0.1', port: 0, strictPort: false, hmr: false, watch: null },
-      optimizeDeps: { noDiscovery: true, include: [] },
     });
     await server.listen();
     const address = server.httpServer?.address();
@@ -71,9 +71,13 @@ export async function withHarness<T>(options: HarnessOptions, body: (h: Harness)
       return route.fulfill({ status: 200, body: await readFile(path), contentType: 'application/octet-stream' });
     });
     await page.goto(`${origin}/src/cli/headless.html`);
-    await page.waitForFunction(() => document.title === 'curbside-ready', undefined, { timeout: 120_000 }).catch(() => {
-      throw new Error(`the headless page did not start${pageErrors.length ? `: ${pageErrors.join('; ')}` : ''}`);
-    });
+    // Ready when the entry script sets the title; a module error fails at once instead of waiting.
+    const started = Date.now();
+    while (!(await page.title().then((t) => t === 'curbside-ready'))) {
+      if (pageErrors.length > 0) throw new Error(`the headless page did not start: ${pageErrors.join('; ')}`);
+      if (Date.now() - started > 120_000) throw new Error('the headless page did not start within 120 s');
+      await new Promise((r) => setTimeout(r, 100));
+    }
     const harness: Harness = {
       page,
       async serveFile(path: string) {

@@ -1,6 +1,9 @@
 /**
  * `npm run render -- --scene FILE --out OUT.png [options]`: renders one frame of a splat file in
- * headless Chromium (WebGPU) and writes a PNG. Bad input exits 1 with a one-line error.
+ * headless Chromium (WebGPU) and writes a PNG. `--world SEED|SCENE.json` renders a view of a
+ * procedural world (baked chunks in view, default camera on a sidewalk at robot height) or of a
+ * scanned-scene file; with `--map`, the world's top-down map instead. Bad input exits 1 with a
+ * one-line error.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
@@ -9,34 +12,46 @@ import { PNG } from 'pngjs';
 import { CliError, runCli, withHarness } from './browser-harness';
 import { numberBetween, parseVec3, positiveInt } from './parse';
 import type { RenderResult } from '../splats/headless-api';
+import { renderWorldCli, type WorldCliOptions } from '../world/bake/render-cli';
 
 const program = new Command('render')
   .description('Render one frame of a Gaussian-splat file (.ply, compressed .ply, .splat, .spz) to a PNG.')
-  .requiredOption('--scene <file>', 'splat file to render')
+  .option('--scene <file>', 'splat file to render')
+  .option('--world <seed|scene.json>', 'render a procedural world (integer seed) or a scanned-scene file instead of --scene')
+  .option('--map', 'with --world: render the top-down map instead of a view')
+  .option('--world-size <m>', 'with --world SEED: world side length in metres (150–2000)', positiveInt(2000))
+  .option('--view-distance <m>', 'with --world SEED: chunks farther than this are not drawn (metres)', numberBetween(0, 5000))
   .requiredOption('--out <png>', 'output PNG path')
   .option('--width <px>', 'image width in pixels', positiveInt(8192), 320)
   .option('--height <px>', 'image height in pixels', positiveInt(8192), 240)
   .option('--eye <x,y,z>', 'camera position (scene frame, metres); default frames the scene bounds', parseVec3)
   .option('--target <x,y,z>', 'point looked at (scene frame); default: centre of the bounds', parseVec3)
   .option('--up <x,y,z>', 'up direction (scene frame); default 0,-1,0 (COLMAP/OpenCV captures are y-down)', parseVec3)
-  .option('--fov-y <deg>', 'vertical field of view in degrees', numberBetween(0, 180), 50)
+  .option('--fov-y <deg>', 'vertical field of view in degrees (default 50; 60 for --world SEED)', numberBetween(0, 180))
   .option('--headed', 'show the browser window')
   .option('--gpu', "use the machine's GPU instead of SwiftShader")
   .showHelpAfterError();
 
 runCli(async () => {
   program.parse();
-  const o = program.opts<{ scene: string; out: string; width: number; height: number; eye?: [number, number, number]; target?: [number, number, number]; up?: [number, number, number]; fovY: number; headed?: boolean; gpu?: boolean }>();
+  const o = program.opts<{ scene?: string; world?: string; map?: boolean; worldSize?: number; viewDistance?: number; out: string; width: number; height: number; eye?: [number, number, number]; target?: [number, number, number]; up?: [number, number, number]; fovY?: number; headed?: boolean; gpu?: boolean }>();
   if (!o.out.toLowerCase().endsWith('.png')) throw new CliError(`--out ${o.out}: the output must be a .png file`);
+  if (o.world !== undefined) {
+    if (o.scene) throw new CliError('--scene and --world: give one of them');
+    return renderWorldCli(o as WorldCliOptions);
+  }
+  if (!o.scene) throw new CliError("required option '--scene <file>' (or '--world <seed|scene.json>') not specified");
+  if (o.map) throw new CliError('--map needs --world SEED|SCENE.json');
+  const scene = o.scene;
   const started = performance.now();
   const result = await withHarness({ headed: o.headed, hardwareGpu: o.gpu }, async (h) => {
-    const file = await h.serveFile(o.scene);
+    const file = await h.serveFile(scene);
     return h.call<RenderResult>('renderSplats', {
       fileUrl: file.url,
       fileName: file.name,
       width: o.width,
       height: o.height,
-      fovYDeg: o.fovY,
+      fovYDeg: o.fovY ?? 50,
       eye: o.eye,
       target: o.target,
       up: o.up,

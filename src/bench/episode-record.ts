@@ -1,0 +1,42 @@
+/**
+ * The record of one finished episode, as written to the results file (one JSON line each), and the
+ * keys that identify it. Browser-safe (no Node imports): the page builds records, Node writes them.
+ */
+import type { FailureEvent } from '../robot/failure-monitor';
+
+/** One finished episode (one scenario × one run seed × one policy). */
+export interface EpisodeRecord {
+  scenarioId: string;
+  suite: string;
+  category: string;
+  policy: string;
+  /** Run index 0..seeds−1 and the derived episode seed. */
+  run: number;
+  seed: number;
+  success: boolean;
+  /** Why the episode ended. */
+  end: 'goal' | 'stopped' | 'failure' | 'timeout';
+  routeLength: number;
+  routeCompletion: number;
+  /** Seconds simulated, metres travelled. */
+  duration: number;
+  distance: number;
+  averageVelocity: number;
+  timeToGoal: number | null;
+  failures: FailureEvent[];
+  minPedestrianDistance: number | null;
+  timeWithinIntimate: number;
+  timeWithinPersonal: number;
+  pathIrregularity: number;
+  /** Robot trajectory subsampled for the report, [t, x, y] rows. */
+  trajectory: [number, number, number][];
+}
+
+/** The name a `--policy` option records under: `expert`, `onnx:<model file name>`, or the ws:// URL. */
+export function policyName(policy: string): string {
+  return policy.startsWith('onnx:') ? `onnx:${policy.slice(5).split(/[\\/]/).pop()}` : policy;
+}
+
+/** The resume key of an episode. */
+export const episodeKey = (r: Pick<EpisodeRecord, 'scenarioId' | 'policy' | 'run'>) => `${r.scenarioId}\u0000${r.policy}\u0000${r.run}`;
+

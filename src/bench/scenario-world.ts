@@ -1,0 +1,33 @@
+/**
+ * The world an episode runs in, as the episode loop and the pedestrians need it: walkability and
+ * static obstacles of a procedural world (cached per seed).
+ */
+import type { Polygon } from '../core/geometry2d';
+import type { FailureWorld } from '../robot/failure-monitor';
+import { isWalkable } from '../world/queries';
+import type { World } from '../world/world';
+import type { Scenario } from './scenario';
+import { suiteWorld } from './suites';
+
+export interface ScenarioWorld extends FailureWorld {
+  world: World;
+}
+
+const cache = new Map<number, ScenarioWorld>();
+
+/**
+ * The world of a scenario.
+ *
+ * @throws Error for scene-file worlds, which the benchmark does not load yet.
+ */
+export function scenarioWorld(s: Scenario): ScenarioWorld {
+  if (s.world.kind !== 'procedural') throw new Error(`${s.id}: scanned-scene worlds (${s.world.path}) are not supported by the benchmark runner yet`);
+  let w = cache.get(s.world.seed);
+  if (!w) {
+    const world = suiteWorld(s.world.seed);
+    const obstacles: Polygon[] = world.obstacles.map((o) => o.footprint.map(([x, y]) => [x, y] as [number, number]));
+    w = { world, obstacles, isWalkable: (x, y) => isWalkable(world, x, y) };
+    cache.set(s.world.seed, w);
+  }
+  return w;
+}

@@ -1,0 +1,76 @@
+/**
+ * `npm run crowd -- --scenario circle|blocks|FILE.json [--agents N] [--steps S] [--backend gpu|cpu]
+ * [--seed K] [--jitter M] --json OUT.json`: runs an ORCA crowd without rendering in headless
+ * Chromium (both backends run in the page) and writes its summary as JSON. Bad input exits 1 with a
+ * one-line error naming the file or field.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { Command, InvalidArgumentError } from 'commander';
+import { CliError, runCli, withHarness } from './browser-harness';
+import { positiveInt } from './parse';
+import type { CrowdRequest, CrowdResponse } from '../crowd/headless-api';
+import { DEFAULT_SPAWN_JITTER } from '../crowd/scenarios';
+
+const nonNegative = (v: string) => {
+  const n = Number(v);
+  if (!(n >= 0 && Number.isFinite(n))) throw new InvalidArgumentError(`expected a number ≥ 0, got '${v}'`);
+  return n;
+};
+const seedInt = (v: string) => {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0 || n > 0xffffffff) throw new InvalidArgumentError(`expected an integer in 0..4294967295, got '${v}'`);
+  return n;
+};
+
+const program = new Command('crowd')
+  .description('Run an ORCA crowd (RVO2 Circle, Blocks, or a scenario JSON file) headless and write its summary as JSON.')
+  .requiredOption('--scenario <name|file>', 'circle, blocks, or a scenario .json file')
+  .option('--agents <n>', 'agents (circle: on the ring, default 250; blocks: rounded to 4·k², default 100)', positiveInt(1_000_000))
+  .option('--steps <n>', 'maximum steps; the run stops earlier when every agent is at its goal', positiveInt(1_000_000), 10_000)
+  .option('--backend <gpu|cpu>', 'gpu (WGSL compute) or cpu (TypeScript reference)', 'gpu')
+  .option('--seed <k>', 'episode seed (spawn jitter)', seedInt, 0)
+  .option('--jitter <m>', 'spawn jitter radius for circle/blocks, metres', nonNegative, DEFAULT_SPAWN_JITTER)
+  .option('--json <out.json>', 'write the summary here')
+  .option('--gpu', "use the machine's GPU instead of SwiftShader")
+  .option('--headed', 'show the browser window')
+  .showHelpAfterError();
+
+runCli(async () => {
+  program.parse();
+  const o = program.opts<{ scenario: string; agents?: number; steps: number; backend: string; seed: number; jitter: number; json?: string; gpu?: boolean; headed?: boolean }>();
+  if (o.backend !== 'gpu' && o.backend !== 'cpu') throw new CliError(`--backend ${o.backend}: expected gpu or cpu`);
+  const builtIn = o.scenario === 'circle' || o.scenario === 'blocks';
+  if (!builtIn && !o.scenario.toLowerCase().endsWith('.json')) throw new CliError(`--scenario ${o.scenario}: expected circle, blocks or a .json file`);
+  const started = performance.now();
+  const result = await withHarness({ headed: o.headed, hardwareGpu: o.gpu }, async (h) => {
+    const req: CrowdRequest = { scenario: builtIn ? (o.scenario as 'circle' | 'blocks') : 'file', agents: o.agents, maxSteps: o.steps, backend: o.backend as 'gpu' | 'cpu', seed: o.seed, jitter: o.jitter };
+    if (!builtIn) {
+      const file = await h.serveFile(o.scenario);
+      req.fileUrl = file.url;
+      req.fileName = file.name;
+    }
+    h.page.on('console', (m) => {
+      const match = /^crowd-progress (\d+) (\d+)\/(\d+)$/.exec(m.text());
+      if (match) process.stderr.write(`\rcrowd: step ${match[1]}, ${match[2]}/${match[3]} at goal   `);
+    });
+    return h.call<CrowdResponse>('runCrowdScenario', req);
+  });
+  process.stderr.write('\n');
+  const out = {
+    scenario: result.scenario, backend: result.backend, agents: result.agents, steps: result.steps, dt: result.dt,
+    allReachedGoalAtStep: result.allReachedGoalAtStep, minPairDistance: result.minPairDistance,
+    overlapSteps: result.overlapSteps, meanSpeed: result.meanSpeed, seed: result.seed,
+    wallSeconds: result.wallSeconds, stepsPerSecond: result.steps / Math.max(1e-9, result.wallSeconds), adapter: result.adapter,
+  };
+  if (o.json) {
+    await mkdir(dirname(o.json), { recursive: true });
+    await writeFile(o.json, JSON.stringify(out, null, 2) + '\n');
+  }
+  const reached = out.allReachedGoalAtStep === null ? 'not all at goal' : `all at goal at step ${out.allReachedGoalAtStep} (${(out.allReachedGoalAtStep * out.dt).toFixed(1)} s)`;
+  console.log(
+    `${out.scenario} (${out.backend}): ${out.agents} agents, ${out.steps} steps, ${reached}; min pair distance ` +
+      `${out.minPairDistance?.toFixed(3) ?? '–'} m, overlap steps ${out.overlapSteps}, mean speed ${out.meanSpeed.toFixed(3)} m/s; ` +
+      `${out.stepsPerSecond.toFixed(0)} steps/s, ${((performance.now() - started) / 1000).toFixed(1)} s total${o.json ? ` → ${o.json}` : ''}`,
+  );
+});

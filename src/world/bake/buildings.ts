@@ -1,0 +1,151 @@
+/**
+ * Building facades and roofs of the baked city. World frame, Z up, metres.
+ *
+ * A building is a convex footprint extruded to `height`. Each wall is sampled on a lattice of
+ * {@link FACADE_SPACING} on the ground floor (11 splats/m², σ 0.18 m in-plane) and
+ * {@link UPPER_FACADE_SPACING} above (7.7 splats/m², σ 0.22 m), all 4 mm thick, normal = the wall's
+ * outward normal); walls facing away from the building's street (`front · n < −0.5`, the backs
+ * that neighbours hide) are skipped. Floors are 3.2 m high (the generator's `floors × 3.2 + 1`, the
+ * extra metre on the ground floor). Upper floors have rows of windows (1.2 × 1.5 m, sill at 0.9 m,
+ * one per 2.6–3.4 m bay); the ground floor of the street face has a door (1.2 × 2.3 m), shop windows
+ * and, on about half the buildings, a sign board above them. Roofs: 0.5 m lattice (4 splats/m²,
+ * σ 0.33 m) with a parapet tint.
+ */
+import { createRng } from '../../core/random';
+import type { StaticObject } from '../objects';
+import { hash01, valueNoise } from './noise';
+import { SplatBuilder, X_AXIS, Y_AXIS, Z_AXIS, type Rgb } from './splat-builder';
+
+/** Facade lattice spacing, metres. */
+export const FACADE_SPACING = 0.3;
+/** Facade lattice spacing above the ground floor, metres. */
+export const UPPER_FACADE_SPACING = 0.36;
+/** Roof lattice spacing, metres. */
+export const ROOF_SPACING = 0.5;
+/** Storey height, metres. */
+export const FLOOR_HEIGHT = 3.2;
+/** Extra height of the ground floor, metres (the generator's `floors × 3.2 + 1`). */
+export const GROUND_FLOOR_EXTRA = 1;
+
+/** Wall colours buildings draw from. */
+export const WALL_PALETTE: Rgb[] = [
+  [0.62, 0.32, 0.24], // red brick
+  [0.78, 0.72, 0.6], // sandstone
+  [0.86, 0.84, 0.8], // white render
+  [0.55, 0.55, 0.56], // grey concrete
+  [0.72, 0.56, 0.4], // ochre
+  [0.45, 0.36, 0.3], // dark brick
+  [0.66, 0.7, 0.72], // blue-grey
+];
+const SIGN_PALETTE: Rgb[] = [[0.75, 0.1, 0.1], [0.1, 0.25, 0.6], [0.1, 0.45, 0.2], [0.9, 0.7, 0.1], [0.15, 0.15, 0.15]];
+const GLASS: Rgb = [0.22, 0.3, 0.38];
+const FRAME: Rgb = [0.9, 0.9, 0.88];
+const DOOR: Rgb = [0.3, 0.2, 0.14];
+
+/**
+ * Bakes one building's walls and roof.
+ *
+ * @param b a `building` obstacle (convex CCW footprint, `height` metres, `front` unit vector).
+ * @param baseZ ground height at its base, metres (the curb height behind the frontage).
+ * @param worldSeed seeds the facade style through `createRng(worldSeed).fork('facade' + id)`.
+ */
+export function bakeBuilding(b: StaticObject, baseZ: number, worldSeed: number, out: SplatBuilder): void {
+  const rng = createRng(worldSeed).fork(`facade${b.id}`);
+  const wall = rng.pick(WALL_PALETTE);
+  const trim: Rgb = [wall[0] * 0.8, wall[1] * 0.8, wall[2] * 0.8];
+  const bay = rng.range(2.6, 3.4);
+  const winW = rng.range(1.0, 1.4), winH = rng.range(1.3, 1.7), sill = 0.9;
+  const hasSign = rng.next() < 0.55;
+  const signCol = rng.pick(SIGN_PALETTE);
+  const shopfront = rng.next() < 0.6;
+  const seed = rng.int(0, 0x7fffffff);
+  const H = b.height;
+  const groundTop = FLOOR_HEIGHT + GROUND_FLOOR_EXTRA;
+  const fp = b.footprint;
+  // The street face: the wall whose outward normal best matches `front`.
+  let frontEdge = -1, bestDot = -Infinity;
+  for (let a = fp.length - 1, c = 0; c < fp.length; a = c++) {
+    const dx = fp[c][0] - fp[a][0], dy = fp[c][1] - fp[a][1];
+    const l = Math.hypot(dx, dy);
+    const d = (dy / l) * b.front[0] + (-dx / l) * b.front[1];
+    if (d > bestDot) { bestDot = d; frontEdge = c; }
+  }
+  const u = [0, 0, 0];
+  const S = FACADE_SPACING;
+  for (let a = fp.length - 1, c = 0; c < fp.length; a = c++) {
+    const [ax, ay] = fp[a], [bx, by] = fp[c];
+    const len = Math.hypot(bx - ax, by - ay);
+    if (len < 0.3) continue;
+    const dx = (bx - ax) / len, dy = (by - ay) / len;
+    const nx = dy, ny = -dx;
+    const isFront = c === frontEdge;
+    if (!isFront && nx * b.front[0] + ny * b.front[1] < -0.5) continue;
+    u[0] = dx; u[1] = dy;
+    const nBays = Math.max(1, Math.floor(len / bay));
+    const bayW = len / nBays;
+    const doorBay = Math.floor(nBays / 2);
+    // Two lattices: the ground floor at FACADE_SPACING, the upper floors at UPPER_FACADE_SPACING.
+    const gTop = Math.min(H, groundTop);
+    const bands: [number, number, number][] = [[0, gTop, S], [gTop, H, UPPER_FACADE_SPACING]];
+    for (const [za, zb, sp] of bands) {
+    if (zb - za < 0.05) continue;
+    const nu = Math.max(1, Math.round(len / sp)), nv = Math.max(1, Math.round((zb - za) / sp));
+    const s = 0.6 * sp;
+    for (let q = 0; q < nu; q++) {
+      const t = ((q + 0.5) / nu) * len;
+      const x = ax + dx * t + nx * 0.01, y = ay + dy * t + ny * 0.01;
+      const bi = Math.min(nBays - 1, Math.floor(t / bayW));
+      const inBay = t - bi * bayW - bayW / 2; // metres from the bay centre
+      for (let r = 0; r < nv; r++) {
+        const z = za + ((r + 0.5) / nv) * (zb - za);
+        const grain = 0.9 + 0.2 * hash01(seed, q, r, c);
+        let col: readonly number[] = wall;
+        let k = grain * (0.9 + 0.15 * valueNoise(seed, t, z, 2.5));
+        if (z > H - 0.4) col = trim; // cornice
+        else if (z < groundTop) {
+          if (isFront && bi === doorBay && Math.abs(inBay) < 0.6 && z < 2.3) { col = DOOR; k = grain; }
+          else if (isFront && hasSign && z > groundTop - 1.3 && z < groundTop - 0.4 && Math.abs(t - len / 2) < Math.min(len / 2 - 0.5, 4)) {
+            // Sign board with light "lettering" blocks.
+            const letter = z > groundTop - 1.05 && z < groundTop - 0.65 && hash01(seed, Math.floor(t / 0.3), 9) < 0.6 && Math.abs(t - len / 2) < Math.min(len / 2 - 0.9, 3.4);
+            col = letter ? [0.95, 0.95, 0.9] : signCol;
+            k = 1;
+          } else if (isFront && shopfront && z > 0.5 && z < groundTop - 1.5 && Math.abs(inBay) < bayW / 2 - 0.35) {
+            col = GLASS; k = 0.8 + 0.4 * (z / groundTop);
+          } else if (!isFront || z < 0.5) col = trim;
+        } else {
+          const zf = (z - groundTop) % FLOOR_HEIGHT;
+          if (Math.abs(inBay) < winW / 2 && zf > sill && zf < sill + winH) {
+            const lit = hash01(seed, bi, Math.floor((z - groundTop) / FLOOR_HEIGHT), c) < 0.15;
+            col = lit ? [0.75, 0.68, 0.45] : GLASS;
+            k = 0.75 + 0.5 * ((zf - sill) / winH);
+          } else if (Math.abs(inBay) < winW / 2 + 0.12 && zf > sill - 0.12 && zf < sill + winH + 0.1) {
+            col = FRAME; k = grain;
+          }
+        }
+        out.add(x, y, baseZ + z, u, Z_AXIS, s, s, [col[0] * k, col[1] * k, col[2] * k]);
+      }
+    }
+    }
+  }
+  // Roof: a flat lattice over the footprint's bounding box, kept inside the footprint.
+  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+  for (const [x, y] of fp) { x0 = Math.min(x0, x); y0 = Math.min(y0, y); x1 = Math.max(x1, x); y1 = Math.max(y1, y); }
+  const R = ROOF_SPACING;
+  for (let j = 0; y0 + (j + 0.5) * R < y1; j++) {
+    for (let i = 0; x0 + (i + 0.5) * R < x1; i++) {
+      const x = x0 + (i + 0.5) * R, y = y0 + (j + 0.5) * R;
+      if (!insideConvex(x, y, fp, 0.1)) continue;
+      const k = 0.35 + 0.15 * hash01(seed, i, j, 99);
+      out.add(x, y, baseZ + H, X_AXIS, Y_AXIS, 0.66 * R, 0.66 * R, [k, k, k * 1.02]);
+    }
+  }
+}
+
+/** Whether (x, y) is inside a convex CCW ring by at least `margin` metres. */
+function insideConvex(x: number, y: number, ring: readonly (readonly number[])[], margin: number): boolean {
+  for (let i = 0, n = ring.length, j = n - 1; i < n; j = i++) {
+    const ex = ring[i][0] - ring[j][0], ey = ring[i][1] - ring[j][1];
+    if ((ex * (y - ring[j][1]) - ey * (x - ring[j][0])) / Math.hypot(ex, ey) < margin) return false;
+  }
+  return true;
+}

@@ -1,0 +1,101 @@
+/**
+ * Point queries on a {@link World}: the zone of a ground point, walkability, ground height and
+ * obstacles. Indices are built on first use and cached per world object (not serialised).
+ */
+import { boxOf, pointInRing, type Box, type MultiPolygon, type Vec2 } from './geometry';
+import type { StaticObject } from './objects';
+import { BoxGrid, MultiPolygonIndex } from './spatial-index';
+import type { World } from './world';
+import { ZONE_KINDS, type ZonePolygons } from './zones';
+
+/** What is at a ground point: a ground zone, a building footprint, an open lot behind the frontage, or outside the world. */
+export type ZoneAt = keyof ZonePolygons | 'building' | 'lot' | 'outside';
+
+/** Lazily built query structures of one world. */
+export interface WorldIndex {
+  zones: Record<keyof ZonePolygons, MultiPolygonIndex>;
+  obstacles: BoxGrid<StaticObject>;
+}
+
+const cache = new WeakMap<World, WorldIndex>();
+
+/** The (cached) query index of a world. Mutating the world afterwards leaves the index stale. */
+export function worldIndex(world: World): WorldIndex {
+  let idx = cache.get(world);
+  if (!idx) {
+    const zones = {} as Record<keyof ZonePolygons, MultiPolygonIndex>;
+    for (const k of ZONE_KINDS) zones[k] = new MultiPolygonIndex(world.zones[k]);
+    const obstacles = new BoxGrid<StaticObject>(10);
+    for (const o of world.obstacles) obstacles.insert(boxOf(o.footprint), o);
+    idx = { zones, obstacles };
+    cache.set(world, idx);
+  }
+  return idx;
+}
+
+/** Zone lookup order (zones are disjoint; the order only matters on shared boundaries). */
+const ORDER: (keyof ZonePolygons)[] = ['crosswalk', 'sidewalk', 'road', 'curb', 'verge', 'frontage'];
+
+/** The zone at ground point (x, y), metres (world frame). Points on a boundary take either side. */
+export function zoneAt(world: World, x: number, y: number): ZoneAt {
+  const b = world.bounds;
+  if (!(x >= b[0] && x <= b[2] && y >= b[1] && y <= b[3])) return 'outside';
+  const idx = worldIndex(world);
+  for (const k of ORDER) if (idx.zones[k].contains(x, y)) return k;
+  for (const o of idx.obstacles.query([x, y, x, y])) if (o.kind === 'building' && pointInRing(x, y, o.footprint)) return 'building';
+  return 'lot';
+}
+
+/** Whether (x, y) is on walkable ground: a sidewalk (clear path) or a crosswalk. */
+export function isWalkable(world: World, x: number, y: number): boolean {
+  const idx = worldIndex(world);
+  return idx.zones.sidewalk.contains(x, y) || idx.zones.crosswalk.contains(x, y);
+}
+
+/** The walkable map: sidewalk (clear path) and crosswalk polygons. */
+export function walkableMap(world: World): { sidewalk: MultiPolygon; crosswalk: MultiPolygon } {
+  return { sidewalk: world.zones.sidewalk, crosswalk: world.zones.crosswalk };
+}
+
+/**
+ * Ground height at (x, y), metres above the road surface: 0 on roads and on the road part of
+ * crosswalks, rising linearly over curb ramps, `world.curbHeight` (0.15 m) everywhere else
+ * (curb tops, sidewalks, verges, frontages, lots).
+ */
+export function groundHeight(world: World, x: number, y: number): number {
+  const z = zoneAt(world, x, y);
+  if (z === 'road') return 0;
+  if (z === 'crosswalk' || z === 'curb') {
+    for (const r of world.curbRamps) {
+      if (pointInRing(x, y, r.polygon)) {
+        const u = ((x - r.low[0]) * r.dir[0] + (y - r.low[1]) * r.dir[1]) / r.run;
+        return world.curbHeight * Math.max(0, Math.min(1, u));
+      }
+    }
+    if (z === 'crosswalk') {
+      for (const c of world.crosswalks) {
+        const dx = x - c.centre[0], dy = y - c.centre[1];
+        const lat = dx * c.across[0] + dy * c.across[1], lon = dx * c.along[0] + dy * c.along[1];
+        if (Math.abs(lon) <= c.width / 2 + 1e-6 && lat >= -c.reachRight - 1e-6 && lat <= c.reachLeft + 1e-6) return Math.abs(lat) <= c.roadHalfWidth ? 0 : world.curbHeight;
+      }
+    }
+  }
+  return world.curbHeight;
+}
+
+/** Obstacles whose footprint contains (x, y). */
+export function obstaclesAt(world: World, x: number, y: number): StaticObject[] {
+  return worldIndex(world).obstacles.query([x, y, x, y]).filter((o) => pointInRing(x, y, o.footprint));
+}
+
+/** Obstacles whose footprint's bounding box overlaps `box` (`[minX, minY, maxX, maxY]`, metres), in id order. */
+export function obstaclesInBox(world: World, box: Box): StaticObject[] {
+  return worldIndex(world).obstacles.query(box).sort((a, b) => a.id - b.id);
+}
+
+/** Obstacles within `radius` metres of a point (footprint bounding circle), in id order. */
+export function obstaclesNear(world: World, p: Vec2, radius: number): StaticObject[] {
+  return obstaclesInBox(world, [p[0] - radius, p[1] - radius, p[0] + radius, p[1] + radius]).filter(
+    (o) => Math.hypot(o.centre[0] - p[0], o.centre[1] - p[1]) <= radius + o.radius,
+  );
+}
