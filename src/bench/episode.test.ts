@@ -22,6 +22,9 @@ class Standing implements PedestrianSim {
   velocities(): Vec2[] {
     return this.at.map(() => [0, 0]);
   }
+  gestures(): ('none' | 'stop' | 'talk')[] {
+    return this.at.map(() => 'none');
+  }
 }
 
 /** Drives straight at a fixed command (a blind policy). */

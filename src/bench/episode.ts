@@ -22,6 +22,8 @@ export interface PedestrianSim {
   discs(): PedestrianDisc[];
   /** Current velocities, m/s, same order as `discs`. */
   velocities(): Vec2[];
+  /** Current gesture of each pedestrian (`stop` is the Gesturing behaviour's raised hand). */
+  gestures(): ('none' | 'stop' | 'talk')[];
 }
 
 /** What a policy sees each control step. Privileged fields are for the expert only. */
@@ -36,8 +38,11 @@ export interface Observation {
   /** Privileged: pedestrians now. */
   pedestrians: PedestrianDisc[];
   pedestrianVelocities: Vec2[];
+  pedestrianGestures: ('none' | 'stop' | 'talk')[];
   /** Privileged: the world's static obstacles (CCW polygons). */
   obstacles: Polygon[];
+  /** Privileged: boundary segments of the walkable area (empty when unknown). */
+  walkableEdges: [Vec2, Vec2][];
 }
 
 /** A policy as the episode loop drives it. */
@@ -52,7 +57,7 @@ export interface EpisodePolicy {
 }
 
 export interface EpisodeEnvironment {
-  world: FailureWorld;
+  world: FailureWorld & { walkableEdges?: [Vec2, Vec2][] };
   pedestrians: PedestrianSim;
   policy: EpisodePolicy;
   robot: RobotSpec;
@@ -108,7 +113,9 @@ export async function runEpisode(scenario: Scenario, run: number, seed: number, 
       route,
       pedestrians: env.pedestrians.discs(),
       pedestrianVelocities: env.pedestrians.velocities(),
+      pedestrianGestures: env.pedestrians.gestures(),
       obstacles: env.world.obstacles,
+      walkableEdges: env.world.walkableEdges ?? [],
     });
     for (let k = 0; k < subSteps; k++) {
       step++;

@@ -77,6 +77,33 @@ function frameAt(route: Vec2[], s: number): { p: Vec2; t: Vec2; n: Vec2 } {
 
 const add = (p: Vec2, v: Vec2, k: number): Vec2 => [r3(p[0] + v[0] * k), r3(p[1] + v[1] * k)];
 
+/** Walkable extent from `p` along `n` (left, +) and against it (right), metres, probed every 5 cm up to 6 m. */
+function walkableExtent(world: World, p: Vec2, n: Vec2): { left: number; right: number } {
+  const probe = (sign: number) => {
+    let d = 0;
+    while (d < 6 && isWalkable(world, p[0] + n[0] * sign * (d + 0.05), p[1] + n[1] * sign * (d + 0.05))) d += 0.05;
+    return d;
+  };
+  return { left: probe(1), right: probe(-1) };
+}
+
+/** Clear width the robot needs beside a pedestrian or group to pass without leaving the sidewalk, metres. */
+export const PASSING_GAP = 1.0;
+
+/**
+ * Lateral offset (along the left normal) for a body of half-width `half` standing in the path so that
+ * a gap of at least PASSING_GAP stays on one side: 0 when the path is wide enough, else shifted
+ * toward the side drawn by `side`; null when even at the kerb no gap remains.
+ */
+function passableOffset(ext: { left: number; right: number }, half: number, side: number): number | null {
+  const gapLeft = (o: number) => ext.left - (o + half);
+  const gapRight = (o: number) => ext.right + (o - half);
+  if (Math.max(gapLeft(0), gapRight(0)) >= PASSING_GAP) return 0;
+  // Shift toward `side` so the opposite side opens up.
+  const o = side > 0 ? ext.left - half - 0.05 : -(ext.right - half - 0.05);
+  return (side > 0 ? gapRight(o) : gapLeft(o)) >= PASSING_GAP ? r3(o) : null;
+}
+
 /**
  * Pedestrians for one reactive behaviour placed along `route` (world `world`), with trigger
  * parameters; null when the placement would leave the walkable area (the caller resamples).
@@ -87,40 +114,58 @@ function placeBehaviour(behaviour: Behaviour, route: Vec2[], length: number, wor
   const f = frameAt(route, s);
   const side = rng.next() < 0.5 ? 1 : -1;
   const heading = (v: Vec2) => r3(Math.atan2(v[1], v[0]));
+  const ext = walkableExtent(world, f.p, f.n);
   let peds: PedestrianSpec[];
   switch (behaviour) {
     case 'static':
       return [];
-    case 'obstructing':
-      // Waits beside the path, steps into it when the robot is within the trigger distance, stands.
-      peds = [{ behaviour, spawn: add(f.p, f.n, side * 0.9), heading: heading([-f.n[0] * side, -f.n[1] * side]), speed: speed(), triggerDistance: r3(rng.range(4, 6)), params: { target: f.p } }];
+    case 'obstructing': {
+      // Waits beside the path, steps into it when the robot is within the trigger distance, stands
+      // (leaving a passing gap on one side).
+      const o = passableOffset(ext, 0.3, side);
+      if (o === null) return null;
+      const target = add(f.p, f.n, o);
+      const wait = side * Math.min(0.9, side > 0 ? ext.left - 0.35 : ext.right - 0.35);
+      peds = [{ behaviour, spawn: add(f.p, f.n, wait), heading: heading([-f.n[0] * side, -f.n[1] * side]), speed: speed(), triggerDistance: r3(rng.range(4, 6)), params: { target } }];
       break;
+    }
     case 'conversing': {
-      // 2–4 members on a circle around a centre on the path, facing it, 0.7–1.7 m apart.
+      // 2–4 members on a circle around a centre in the path, facing it, 0.7–1.7 m apart; the robot
+      // must pass around the whole group.
       const n = rng.int(2, 4);
       const radius = rng.range(0.45, 0.85);
+      const o = passableOffset(ext, radius + 0.3, side);
+      if (o === null) return null;
+      const centre = add(f.p, f.n, o);
       const phase = rng.range(0, Math.PI);
       peds = Array.from({ length: n }, (_, i) => {
         const a = phase + (2 * Math.PI * i) / n;
-        const pos = add(add(f.p, f.t, radius * Math.cos(a)), f.n, radius * Math.sin(a));
-        return { behaviour, spawn: pos, heading: r3(Math.atan2(f.p[1] - pos[1], f.p[0] - pos[0])), speed: 0, group: 0, params: { centre: f.p } };
+        const pos = add(add(centre, f.t, radius * Math.cos(a)), f.n, radius * Math.sin(a));
+        return { behaviour, spawn: pos, heading: r3(Math.atan2(centre[1] - pos[1], centre[0] - pos[0])), speed: 0, group: 0, params: { centre } };
       });
       break;
     }
     case 'queuing': {
       // 3–5 people in a line along the path (0.2–0.8 m gaps between 0.6 m bodies), head served after a wait.
       const n = rng.int(3, 5);
+      const o = passableOffset(ext, 0.3, side);
+      if (o === null) return null;
       let along = 0;
       peds = Array.from({ length: n }, (_, i) => {
         if (i > 0) along += 0.6 + rng.range(0.2, 0.8);
-        return { behaviour, spawn: add(frameAt(route, s + along).p, f.n, 0), heading: heading(f.t), speed: 0, group: 0, params: { order: i, wait: r3(rng.range(5, 15)) } };
+        const g = frameAt(route, s + along);
+        return { behaviour, spawn: add(g.p, g.n, o), heading: heading(f.t), speed: 0, group: 0, params: { order: i, wait: r3(rng.range(5, 15)) } };
       });
       break;
     }
     case 'frontal': {
-      // Walks toward the robot along the path, not giving way (triggered when within 12 m).
+      // Walks toward the robot along the path, not giving way (triggered when within 12 m), on a
+      // line that leaves the robot a passing gap.
       const g = frameAt(route, Math.min(length - 1, s + 6));
-      peds = [{ behaviour, spawn: g.p, heading: heading([-g.t[0], -g.t[1]]), speed: speed(), triggerDistance: 12, route: [g.p, route[0]] }];
+      const o = passableOffset(walkableExtent(world, g.p, g.n), 0.3, side);
+      if (o === null) return null;
+      const start = add(g.p, g.n, o);
+      peds = [{ behaviour, spawn: start, heading: heading([-g.t[0], -g.t[1]]), speed: speed(), triggerDistance: 12, route: [start, add(route[0], frameAt(route, 0.01).n, o)] }];
       break;
     }
     case 'lateral': {
@@ -159,7 +204,9 @@ function crossingPedestrians(route: SampledRoute, world: World, rng: Rng): Pedes
     const end: Vec2 = [r3(c.centre[0] - c.across[0] * lateral + c.along[0] * offset), r3(c.centre[1] - c.across[1] * lateral + c.along[1] * offset)];
     peds.push({ behaviour: 'ped-crossing', spawn: start, heading: r3(Math.atan2(end[1] - start[1], end[0] - start[0])), speed: r3(rng.range(1.1, 1.65)), triggerDistance: r3(rng.range(6, 10)), route: [start, end] });
   }
-  return peds.every((p) => isWalkable(world, p.spawn[0], p.spawn[1])) ? peds : null;
+  const start = route.points[0];
+  const clear = peds.every((p) => Math.hypot(p.spawn[0] - start[0], p.spawn[1] - start[1]) > 2.5);
+  return clear && peds.every((p) => isWalkable(world, p.spawn[0], p.spawn[1])) ? peds : null;
 }
 
 /** The unit-test suite: `perCategory` scenarios each of straight, curve and crosswalk. */

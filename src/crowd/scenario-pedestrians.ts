@@ -112,6 +112,10 @@ export class ScenarioPedestrians implements PedestrianSim {
     return this.peds.map((p) => [p.vel[0], p.vel[1]]);
   }
 
+  gestures(): AnimationState['gesture'][] {
+    return this.peds.map((p) => p.gesture);
+  }
+
   /** Animation state per pedestrian, in scenario order. */
   animation(): AnimationState[] {
     return this.peds.map((p) => {

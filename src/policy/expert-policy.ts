@@ -10,9 +10,11 @@
  * Small static obstacles (circumradius ≤ `discObstacleRadius`: posts, hydrants, bins) are given to
  * ORCA as standing discs rather than polygon edges: an edge half-plane dead ahead only slows the
  * robot to a stop (ORCA is local), while a disc's velocity-obstacle cone has legs to slide along.
- * Larger obstacles (buildings, shelters) stay polygons.
+ * Larger obstacles (buildings, shelters) stay polygons. The walkable area's boundary within
+ * `edgeRange` is added as two-sided segment obstacles so the expert does not dodge off the
+ * sidewalk, and it stops for a pedestrian raising a stop gesture ahead (SidewalkBench's Gesturing).
  */
-import type { Polygon } from '../core/geometry2d';
+import { closestOnSegment, type Polygon } from '../core/geometry2d';
 import type { EpisodePolicy, Observation } from '../bench/episode';
 import { computeNewVelocity, type OrcaNeighbor } from '../crowd/orca';
 import { buildObstacleVertices, obstacleNeighbors, type ObstacleVertex } from '../crowd/obstacles';
@@ -44,6 +46,10 @@ export interface ExpertOptions {
   symmetryBreak: number;
   /** Obstacles with a circumradius up to this, metres, are avoided as discs (see the module doc). */
   discObstacleRadius: number;
+  /** Walkable-boundary segments within this distance, metres, are ORCA obstacles. */
+  edgeRange: number;
+  /** Stop when a pedestrian gesturing stop is ahead within this distance of the front, metres. */
+  gestureStopDistance: number;
 }
 
 export const DEFAULT_EXPERT: ExpertOptions = {
@@ -52,13 +58,49 @@ export const DEFAULT_EXPERT: ExpertOptions = {
   cruiseSpeed: 1.2,
   radius: 0.45,
   pedestrianMargin: 0.15,
-  timeHorizon: 3,
+  timeHorizon: 5,
   timeHorizonObst: 2,
   neighborDist: 8,
   headingGain: 2,
   symmetryBreak: 0.05,
   discObstacleRadius: 0.8,
+  edgeRange: 4,
+  gestureStopDistance: 2.2,
 };
+
+/** Standing pedestrians closer than this, metres, form one group the expert passes as a whole. */
+export const GROUP_LINK_DISTANCE = 1.8;
+
+/**
+ * Pedestrians as ORCA discs, with standing pedestrians (< 0.1 m/s) linked within
+ * GROUP_LINK_DISTANCE merged into one disc around the group (centroid, radius to the farthest
+ * member plus its own radius): the expert goes around a conversing group or a queue, never between
+ * its members (SidewalkBench's success rule for those scenarios), and ORCA sees one convex body
+ * instead of a cluster it could get stuck in.
+ */
+export function pedestrianDiscs(obs: Pick<Observation, 'pedestrians' | 'pedestrianVelocities'>, margin: number): OrcaNeighbor[] {
+  const n = obs.pedestrians.length;
+  const speed = (i: number) => Math.hypot(obs.pedestrianVelocities[i]?.[0] ?? 0, obs.pedestrianVelocities[i]?.[1] ?? 0);
+  const parent = Array.from({ length: n }, (_, i) => i);
+  const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i])));
+  for (let i = 0; i < n; i++) {
+    for (let j = i + 1; j < n; j++) {
+      const a = obs.pedestrians[i];
+      const b = obs.pedestrians[j];
+      if (speed(i) < 0.1 && speed(j) < 0.1 && Math.hypot(a.x - b.x, a.y - b.y) < GROUP_LINK_DISTANCE) parent[find(i)] = find(j);
+    }
+  }
+  const groups = new Map<number, number[]>();
+  for (let i = 0; i < n; i++) groups.set(find(i), [...(groups.get(find(i)) ?? []), i]);
+  return [...groups.values()].map((members) => {
+    const cx = members.reduce((a, i) => a + obs.pedestrians[i].x, 0) / members.length;
+    const cy = members.reduce((a, i) => a + obs.pedestrians[i].y, 0) / members.length;
+    const r = Math.max(...members.map((i) => Math.hypot(obs.pedestrians[i].x - cx, obs.pedestrians[i].y - cy) + obs.pedestrians[i].radius));
+    const vx = members.length === 1 ? obs.pedestrianVelocities[members[0]]?.[0] ?? 0 : 0;
+    const vy = members.length === 1 ? obs.pedestrianVelocities[members[0]]?.[1] ?? 0 : 0;
+    return { position: { x: cx, y: cy }, velocity: { x: vx, y: vy }, radius: r + margin };
+  });
+}
 
 export class ExpertPolicy implements EpisodePolicy {
   readonly name = 'expert';
@@ -92,6 +134,16 @@ export class ExpertPolicy implements EpisodePolicy {
       this.vertices = built.vertices;
       this.range = built.envRanges[0];
     }
+    for (let i = 0; i < obs.pedestrians.length; i++) {
+      if (obs.pedestrianGestures[i] !== 'stop') continue;
+      const p = obs.pedestrians[i];
+      const dx = p.x - s.x;
+      const dy = p.y - s.y;
+      const ahead = dx * Math.cos(s.yaw) + dy * Math.sin(s.yaw);
+      const lateral = -dx * Math.sin(s.yaw) + dy * Math.cos(s.yaw);
+      const front = this.spec.footprintOffsetX + this.spec.length / 2;
+      if (ahead > 0 && Math.abs(lateral) < 1.5 && ahead - front - p.radius <= o.gestureStopDistance) return { v: 0, w: 0 };
+    }
     const route = obs.route;
     const [tx, ty] = route.pointAt(route.progress + o.lookahead);
     const remaining = route.length - route.progress;
@@ -104,12 +156,21 @@ export class ExpertPolicy implements EpisodePolicy {
     const uy = (sn * dx + c * dy) / d;
     const speed = Math.min(o.cruiseSpeed, Math.max(0.3, remaining));
     const position = { x: s.x, y: s.y };
-    const neighbors: OrcaNeighbor[] = obs.pedestrians
-      .map((p, i) => ({ position: { x: p.x, y: p.y }, velocity: { x: obs.pedestrianVelocities[i]?.[0] ?? 0, y: obs.pedestrianVelocities[i]?.[1] ?? 0 }, radius: p.radius + o.pedestrianMargin }))
+    const neighbors: OrcaNeighbor[] = pedestrianDiscs(obs, o.pedestrianMargin)
       .concat(this.discs)
       .filter((n) => Math.hypot(n.position.x - s.x, n.position.y - s.y) < o.neighborDist)
       .sort((a, b) => Math.hypot(a.position.x - s.x, a.position.y - s.y) - Math.hypot(b.position.x - s.x, b.position.y - s.y));
     const rangeSq = (o.timeHorizonObst * this.spec.maxLinearSpeed + o.radius) ** 2;
+    // Nearby walkable-boundary segments join the static obstacles for this step.
+    const edges = obs.walkableEdges.filter(([a, b]) => closestOnSegment(s.x, s.y, a[0], a[1], b[0], b[1]).dist2 < o.edgeRange ** 2 && (a[0] !== b[0] || a[1] !== b[1]));
+    let vertices = this.vertices;
+    let range = this.range;
+    if (edges.length > 0) {
+      const extra = buildObstacleVertices(edges.map(([a, b]) => ({ env: 0, vertices: [{ x: a[0], y: a[1] }, { x: b[0], y: b[1] }] })), 1).vertices;
+      const offset = this.vertices.length;
+      vertices = [...this.vertices, ...extra.map((v) => ({ ...v, next: v.next + offset, prev: v.prev + offset }))];
+      range = [0, vertices.length];
+    }
     const result = computeNewVelocity(
       {
         position,
@@ -122,8 +183,8 @@ export class ExpertPolicy implements EpisodePolicy {
         responsibility: 1,
       },
       neighbors,
-      obstacleNeighbors(this.vertices, this.range, position, rangeSq),
-      this.vertices,
+      obstacleNeighbors(vertices, range, position, rangeSq),
+      vertices,
       1 / this.rateHz,
     );
     const vx = result.velocity.x;
