@@ -171,7 +171,8 @@ function placeBehaviour(behaviour: Behaviour, route: Vec2[], length: number, wor
     case 'lateral': {
       // Crosses the path perpendicular to the robot's heading at a speed that would collide if the
       // robot kept its velocity (the episode sets the speed at trigger time from the geometry).
-      peds = [{ behaviour, spawn: add(f.p, f.n, side * 1.4), heading: heading([-f.n[0] * side, -f.n[1] * side]), speed: speed(), triggerDistance: r3(rng.range(5, 7)), params: { crossPoint: f.p, exit: add(f.p, f.n, -side * 1.4) } }];
+      // Triggered early; the pedestrian then times its start (see ScenarioPedestrians).
+      peds = [{ behaviour, spawn: add(f.p, f.n, side * 1.4), heading: heading([-f.n[0] * side, -f.n[1] * side]), speed: speed(), triggerDistance: r3(rng.range(8, 10)), params: { crossPoint: f.p, exit: add(f.p, f.n, -side * 1.4) } }];
       break;
     }
     case 'overtaking': {
@@ -202,7 +203,10 @@ function crossingPedestrians(route: SampledRoute, world: World, rng: Rng): Pedes
     const offset = rng.range(-c.width / 3, c.width / 3);
     const start: Vec2 = [r3(c.centre[0] + c.across[0] * lateral + c.along[0] * offset), r3(c.centre[1] + c.across[1] * lateral + c.along[1] * offset)];
     const end: Vec2 = [r3(c.centre[0] - c.across[0] * lateral + c.along[0] * offset), r3(c.centre[1] - c.across[1] * lateral + c.along[1] * offset)];
-    peds.push({ behaviour: 'ped-crossing', spawn: start, heading: r3(Math.atan2(end[1] - start[1], end[0] - start[0])), speed: r3(rng.range(1.1, 1.65)), triggerDistance: r3(rng.range(6, 10)), route: [start, end] });
+    // After crossing, walk on along the far sidewalk (when walkable) instead of standing at the kerb.
+    const sign = rng.next() < 0.5 ? 1 : -1;
+    const onward = [sign, -sign].map((k): Vec2 => [r3(end[0] + c.along[0] * k * 5 - c.across[0] * Math.sign(lateral) * 0.8), r3(end[1] + c.along[1] * k * 5 - c.across[1] * Math.sign(lateral) * 0.8)]).find((q) => isWalkable(world, q[0], q[1]));
+    peds.push({ behaviour: 'ped-crossing', spawn: start, heading: r3(Math.atan2(end[1] - start[1], end[0] - start[0])), speed: r3(rng.range(1.1, 1.65)), triggerDistance: r3(rng.range(6, 10)), route: onward ? [start, end, onward] : [start, end] });
   }
   const start = route.points[0];
   const clear = peds.every((p) => Math.hypot(p.spawn[0] - start[0], p.spawn[1] - start[1]) > 2.5);

@@ -13,3 +13,11 @@ export { loadGltfBody, loadGltfCharacter, type GltfCharacter, type GltfClip } fr
 export { BodyModelBuffers } from './body-model-buffers';
 export { PedestrianSkinner } from './pedestrian-skinner';
 export { SKINNED_VERTEX_FLOATS, SKINNING_PARAMS_LAYOUT, SKINNING_WORKGROUP_SIZE, packSkinIndices, poseFloats } from './skinning-layout';
+export * from './motion';
+export { PedestrianPass, type PedestrianPassOptions, type PedestrianTarget } from './pedestrian-pass';
+export {
+  DEFAULT_PEDESTRIAN_LIGHTING, PEDESTRIAN_INSTANCE_LAYOUT, PEDESTRIAN_LIGHTING_LAYOUT, REGION, packPedestrianInstances,
+  packPedestrianLighting, randomAppearance, vertexRegions, type PedestrianAppearance, type PedestrianLighting,
+  type PedestrianPlacement, type Rgb,
+} from './pedestrian-appearance';
+export { pedestrianToWorld, projectPedestrianVertex, rasterizeSilhouette, silhouetteRows, type ProjectedVertex } from './pedestrian-reference';

@@ -50,6 +50,14 @@ export interface ExpertOptions {
   edgeRange: number;
   /** Stop when a pedestrian gesturing stop is ahead within this distance of the front, metres. */
   gestureStopDistance: number;
+  /**
+   * Caution: with a pedestrian within `cautionLateral` metres of the robot's line and within
+   * `cautionAhead` metres ahead, speed is capped at `cautionSpeed` so a pedestrian who steps in
+   * (Lateral, Obstructing) can still be avoided within the robot's braking limit.
+   */
+  cautionAhead: number;
+  cautionLateral: number;
+  cautionSpeed: number;
 }
 
 export const DEFAULT_EXPERT: ExpertOptions = {
@@ -66,6 +74,9 @@ export const DEFAULT_EXPERT: ExpertOptions = {
   discObstacleRadius: 0.8,
   edgeRange: 4,
   gestureStopDistance: 2.2,
+  cautionAhead: 5,
+  cautionLateral: 2.5,
+  cautionSpeed: 0.6,
 };
 
 /** Standing pedestrians closer than this, metres, form one group the expert passes as a whole. */
@@ -154,7 +165,12 @@ export class ExpertPolicy implements EpisodePolicy {
     const sn = Math.sin(o.symmetryBreak);
     const ux = (c * dx - sn * dy) / d;
     const uy = (sn * dx + c * dy) / d;
-    const speed = Math.min(o.cruiseSpeed, Math.max(0.3, remaining));
+    let speed = Math.min(o.cruiseSpeed, Math.max(0.3, remaining));
+    for (const p of obs.pedestrians) {
+      const ax = (p.x - s.x) * Math.cos(s.yaw) + (p.y - s.y) * Math.sin(s.yaw);
+      const ay = -(p.x - s.x) * Math.sin(s.yaw) + (p.y - s.y) * Math.cos(s.yaw);
+      if (ax > 0 && ax < o.cautionAhead && Math.abs(ay) < o.cautionLateral) speed = Math.min(speed, o.cautionSpeed);
+    }
     const position = { x: s.x, y: s.y };
     const neighbors: OrcaNeighbor[] = pedestrianDiscs(obs, o.pedestrianMargin)
       .concat(this.discs)

@@ -169,12 +169,13 @@ export function bakeFurniture(world: World, o: StaticObject, z: number, seed: nu
       const golden = Math.PI * (3 - Math.sqrt(5));
       const tint = jitter(1);
       const u = [0, 0, 0], v = [0, 0, 0];
-      for (let i = 0; i < n * 1.25; i++) {
+      const nInner = Math.round(n * 0.25);
+      for (let i = 0; i < n + nInner; i++) {
         const inner = i >= n;
         const k = inner ? i - n : i;
-        const m = inner ? n * 0.25 : n;
+        const m = inner ? nInner : n;
         const yy = 1 - (2 * (k + 0.5)) / m;
-        const rr = Math.sqrt(1 - yy * yy);
+        const rr = Math.sqrt(Math.max(0, 1 - yy * yy));
         const th = k * golden + (inner ? 1.3 : 0);
         const jr = inner ? 0.55 + 0.3 * hash01(seed, o.id, i, 12) : 0.9 + 0.15 * hash01(seed, o.id, i, 12);
         const lump = 1 + 0.12 * Math.sin(3 * th + 2 * yy * 3);

@@ -67,8 +67,11 @@ export class SplatBuilder {
    * Adds a surface splat at world point (x, y, z), metres, spanning unit tangents u, v (orthonormal)
    * with standard deviations su, sv (metres), thickness `sn` along u × v, colour `rgb` in [0, 1] and
    * opacity in [0, 1].
+   *
+   * @throws RangeError when the position is not finite (a baker bug; caught here, not in the GPU).
    */
   add(x: number, y: number, z: number, u: ArrayLike<number>, v: ArrayLike<number>, su: number, sv: number, rgb: ArrayLike<number>, opacity = 1, sn = SURFACE_THICKNESS): void {
+    if (!Number.isFinite(x + y + z)) throw new RangeError(`SplatBuilder.add: non-finite position (${x}, ${y}, ${z})`);
     if (this.count === this.opa.length) this.grow();
     const i = this.count++;
     const n = this.n;

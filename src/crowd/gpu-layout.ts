@@ -1,0 +1,92 @@
+/**
+ * Host-side layouts of the structs in `shaders/crowd/crowd-types.wgsl` (byte offsets, checked
+ * against the WGSL by crowd-layout.browser.test.ts) and the packing of a {@link CrowdSpec} into
+ * GPU buffers.
+ *
+ * | buffer             | stride | contents                                                     |
+ * |--------------------|--------|--------------------------------------------------------------|
+ * | agents             | 48 B   | `AgentParams` per agent                                      |
+ * | stateA / stateB    | 16 B   | `AgentState` (position, velocity) per agent, ping-pong       |
+ * | obstacleVertices   | 32 B   | `ObstacleVertex` per vertex, grouped by env                  |
+ * | envObstacleRanges  | 8 B    | [begin, end) vertex range per env                            |
+ * | metrics            | 16 B   | `StateMetrics` per state 0..maxSteps                         |
+ * | params (uniform)   | 256 B  | `CrowdParams` per step slot (dynamic offset)                 |
+ */
+import { type CrowdSpec, maxNeighborDist } from './crowd-spec';
+import type { ObstacleVertex } from './obstacles';
+
+export const AGENT_PARAMS_LAYOUT = {
+  size: 48, radius: 0, maxSpeed: 4, neighborDist: 8, maxNeighbors: 12, timeHorizon: 16, timeHorizonObst: 20,
+  responsibility: 24, prefSpeed: 28, goal: 32, goalRadius: 40, env: 44,
+} as const;
+export const AGENT_STATE_LAYOUT = { size: 16, position: 0, velocity: 8 } as const;
+export const OBSTACLE_VERTEX_LAYOUT = { size: 32, point: 0, unitDir: 8, next: 16, prev: 20, isConvex: 24, env: 28 } as const;
+export const CROWD_PARAMS_LAYOUT = {
+  size: 48, agentCount: 0, stateIndex: 4, timeStep: 8, cellSize: 12, gridOrigin: 16, gridWidth: 24, gridHeight: 28,
+  cellCount: 32, envCount: 36, overlapTolerance: 40,
+} as const;
+export const STATE_METRICS_LAYOUT = { size: 16, minPairDistance: 0, overlapAgents: 4, reachedAgents: 8, speedSumMilli: 12 } as const;
+
+/** Packs `AgentParams` records (f32/u32 words). */
+export function packAgentParams(spec: CrowdSpec): ArrayBuffer {
+  const buf = new ArrayBuffer(Math.max(1, spec.agents.length) * AGENT_PARAMS_LAYOUT.size);
+  const f = new Float32Array(buf);
+  const u = new Uint32Array(buf);
+  spec.agents.forEach((a, i) => {
+    const o = (i * AGENT_PARAMS_LAYOUT.size) / 4;
+    f.set([a.radius, a.maxSpeed, a.neighborDist], o);
+    u[o + 3] = a.maxNeighbors;
+    f.set([a.timeHorizon, a.timeHorizonObst, a.responsibility, a.prefSpeed, a.goal.x, a.goal.y, a.goalRadius], o + 4);
+    u[o + 11] = a.env;
+  });
+  return buf;
+}
+
+/** Packs the initial `AgentState`s. */
+export function packAgentStates(spec: CrowdSpec): Float32Array<ArrayBuffer> {
+  const out = new Float32Array(Math.max(1, spec.agents.length) * 4);
+  spec.agents.forEach((a, i) => out.set([a.position.x, a.position.y, a.velocity?.x ?? 0, a.velocity?.y ?? 0], i * 4));
+  return out;
+}
+
+/** Packs `ObstacleVertex` records (at least one, zeroed, so the binding is never empty). */
+export function packObstacleVertices(vertices: readonly ObstacleVertex[]): ArrayBuffer {
+  const buf = new ArrayBuffer(Math.max(1, vertices.length) * OBSTACLE_VERTEX_LAYOUT.size);
+  const f = new Float32Array(buf);
+  const u = new Uint32Array(buf);
+  vertices.forEach((v, i) => {
+    const o = i * 8;
+    f.set([v.point.x, v.point.y, v.unitDir.x, v.unitDir.y], o);
+    u.set([v.next, v.prev, v.isConvex ? 1 : 0, v.env], o + 4);
+  });
+  return buf;
+}
+
+/** Grid geometry for the GPU neighbour search. */
+export interface CrowdGrid {
+  /** Lower-left corner of cell (0, 0), m. */
+  origin: [number, number];
+  /** Cell edge, m (≥ every neighborDist). */
+  cellSize: number;
+  width: number;
+  height: number;
+}
+
+/**
+ * A grid covering every start, goal and obstacle vertex (plus one cell of margin) with cells of the
+ * largest neighborDist. Agents outside are clamped to border cells, which stays exact (see
+ * `cellCoord` in crowd-types.wgsl) but slower; at most `maxCellsPerEnv` cells per env (cells grow).
+ */
+export function gridFor(spec: CrowdSpec, maxCellsPerEnv = 1 << 20): CrowdGrid {
+  const xs: number[] = [];
+  const ys: number[] = [];
+  for (const a of spec.agents) xs.push(a.position.x, a.goal.x), ys.push(a.position.y, a.goal.y);
+  for (const p of spec.obstacles) for (const v of p.vertices) xs.push(v.x), ys.push(v.y);
+  let cellSize = maxNeighborDist(spec);
+  const lo = [xs.reduce((m, v) => Math.min(m, v), 0), ys.reduce((m, v) => Math.min(m, v), 0)];
+  const hi = [xs.reduce((m, v) => Math.max(m, v), 0), ys.reduce((m, v) => Math.max(m, v), 0)];
+  const dims = () => [Math.ceil((hi[0] - lo[0]) / cellSize) + 3, Math.ceil((hi[1] - lo[1]) / cellSize) + 3];
+  while (dims()[0] * dims()[1] > maxCellsPerEnv) cellSize *= 1.5;
+  const [width, height] = dims();
+  return { origin: [lo[0] - cellSize, lo[1] - cellSize], cellSize, width, height };
+}

@@ -1,0 +1,91 @@
+/**
+ * The city baker: determinism, splats on the right surfaces, well-formed flattened splats, bounded
+ * density; and the default camera.
+ */
+import { describe, expect, it } from 'vitest';
+import { groundHeight, isWalkable, zoneAt } from '../queries';
+import { generateWorld } from '../world';
+import { bakeChunk, chunkGrid, chunkOf } from './chunks';
+import { defaultWorldCamera, ROBOT_CAMERA_HEIGHT } from './default-camera';
+import { bakeGroundZones } from './ground';
+import { SplatBuilder } from './splat-builder';
+
+const world = generateWorld({ seed: 1 });
+const grid = chunkGrid(world, 32);
+const camera = defaultWorldCamera(world, { widthPx: 64, heightPx: 48 });
+const here = chunkOf(grid, camera.eye[0], camera.eye[1]);
+
+// World generation and baking take seconds on a slow CI core: generous timeouts, no timing asserts.
+describe('bakeChunk', { timeout: 60_000 }, () => {
+  it('is deterministic: the same seed gives the same splats byte for byte (from a fresh world too)', () => {
+    const a = bakeChunk(world, grid, here);
+    const b = bakeChunk(generateWorld({ seed: 1 }), chunkGrid(generateWorld({ seed: 1 }), 32), here);
+    expect(a.cloud.count).toBeGreaterThan(1000);
+    for (const k of ['positions', 'scales', 'rotations', 'opacities', 'shDc'] as const) {
+      expect(Buffer.from(a.cloud[k].buffer).equals(Buffer.from(b.cloud[k].buffer)), k).toBe(true);
+    }
+    expect(a.origin).toEqual(b.origin);
+  });
+
+  it('differs between seeds', () => {
+    const other = generateWorld({ seed: 2 });
+    const og = chunkGrid(other, 32);
+    const a = bakeChunk(world, grid, here), b = bakeChunk(other, og, here);
+    expect(a.cloud.count === b.cloud.count && Buffer.from(a.cloud.positions.buffer).equals(Buffer.from(b.cloud.positions.buffer))).toBe(false);
+  });
+
+  it('writes unit quaternions, positive scales, opacities in [0, 1] and chunk-local positions', () => {
+    const c = bakeChunk(world, grid, here);
+    const S = grid.chunkSize;
+    const bad: string[] = [];
+    for (let i = 0; i < c.cloud.count && bad.length < 3; i++) {
+      const q = c.cloud.rotations.subarray(4 * i, 4 * i + 4);
+      if (!(Math.abs(Math.hypot(...q) - 1) < 1e-5)) bad.push(`${i}: rotation ${[...q]}`);
+      for (let k = 0; k < 3; k++) if (!(c.cloud.scales[3 * i + k] > 0)) bad.push(`${i}: scale ${k}`);
+      if (!(c.cloud.opacities[i] >= 0 && c.cloud.opacities[i] <= 1)) bad.push(`${i}: opacity`);
+      const x = c.cloud.positions[3 * i], y = c.cloud.positions[3 * i + 1];
+      // Objects owned by the chunk (by centre) may overhang its square by their size.
+      if (!(x >= -20 && x <= S + 20 && y >= -20 && y <= S + 20)) bad.push(`${i}: position ${x}, ${y}`);
+    }
+    expect(bad).toEqual([]);
+  });
+
+  it('keeps a chunk bounded (≤ 80k splats for 32 m)', () => {
+    for (const id of [here, 0, grid.nx * grid.ny - 1]) expect(bakeChunk(world, grid, id).cloud.count).toBeLessThan(80_000);
+  });
+});
+
+describe('ground surfaces', { timeout: 60_000 }, () => {
+  it('puts road splats at z = 0 and sidewalk splats at the curb height inside the sidewalk polygons, as flat discs', () => {
+    const box: [number, number, number, number] = [camera.eye[0] - 12, camera.eye[1] - 12, camera.eye[0] + 12, camera.eye[1] + 12];
+    const out = new SplatBuilder();
+    bakeGroundZones(world, box, 7, out);
+    const c = out.toCloud([0, 0, 0]);
+    const seen: Record<string, number> = {};
+    const bad: string[] = [];
+    for (let i = 0; i < c.count; i++) {
+      const x = c.positions[3 * i], y = c.positions[3 * i + 1], z = c.positions[3 * i + 2];
+      const zone = zoneAt(world, x, y);
+      seen[zone] = (seen[zone] ?? 0) + 1;
+      const fail = (why: string) => bad.length < 3 && bad.push(`${i} at (${x.toFixed(2)}, ${y.toFixed(2)}, ${z}) in ${zone}: ${why}`);
+      if (zone === 'road' && z !== 0) fail('road not at z = 0');
+      if (zone === 'sidewalk' && (Math.abs(z - world.curbHeight) > 1e-6 || !isWalkable(world, x, y))) fail('sidewalk not at curb height');
+      if (zone === 'crosswalk' && Math.abs(z - groundHeight(world, x, y)) > 1e-6) fail('crosswalk off the ground');
+      // Flattened: the thin axis (the third scale) is the normal, +z for ground (identity rotation).
+      if (!(c.scales[3 * i + 2] < 0.01) || Math.abs(c.rotations[4 * i] - 1) > 1e-6) fail('not a flat disc');
+    }
+    expect(bad).toEqual([]);
+    expect(seen.road).toBeGreaterThan(100);
+    expect(seen.sidewalk).toBeGreaterThan(100);
+  });
+});
+
+describe('defaultWorldCamera', () => {
+  it('stands on a sidewalk at robot height and looks along walkable ground', () => {
+    expect(zoneAt(world, camera.eye[0], camera.eye[1])).toBe('sidewalk');
+    expect(camera.eye[2]).toBeCloseTo(world.curbHeight + ROBOT_CAMERA_HEIGHT, 6);
+    const d = [camera.target[0] - camera.eye[0], camera.target[1] - camera.eye[1]];
+    const l = Math.hypot(d[0], d[1]);
+    for (let s = 1; s <= 10; s++) expect(isWalkable(world, camera.eye[0] + (d[0] / l) * s, camera.eye[1] + (d[1] / l) * s)).toBe(true);
+  });
+});
