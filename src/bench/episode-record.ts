@@ -32,9 +32,15 @@ export interface EpisodeRecord {
   trajectory: [number, number, number][];
 }
 
-/** The name a `--policy` option records under: `expert`, `onnx:<model file name>`, or the ws:// URL. */
+/**
+ * The name a `--policy` option records under: `expert`, `onnx:<model name>` (the file's base name,
+ * or its folder's name for `…/NAME/model.onnx`), or the ws:// URL.
+ */
 export function policyName(policy: string): string {
-  return policy.startsWith('onnx:') ? `onnx:${policy.slice(5).split(/[\\/]/).pop()}` : policy;
+  if (!policy.startsWith('onnx:')) return policy;
+  const parts = policy.slice(5).split(/[\\/]/);
+  const file = parts.pop()!.replace(/\.onnx$/, '');
+  return `onnx:${file === 'model' && parts.length > 0 ? parts.pop() : file}`;
 }
 
 /** The resume key of an episode. */

@@ -4,6 +4,10 @@
  * which appends it to the results file.
  */
 import { acquireDevice, describeAdapter } from '../gpu/device';
+import { fetchPolicyFiles } from '../policy/load-policy';
+import { OnnxPolicy } from '../policy/onnx-policy';
+import { singleEnvironmentPolicy } from '../policy/episode-adapter';
+import { RobotCamera, type PedestrianView } from '../robot/robot-camera';
 import { ScenarioPedestrians } from '../crowd/scenario-pedestrians';
 import { ExpertPolicy } from '../policy/expert-policy';
 import { DELIVERY_ROBOT } from '../robot/robot-spec';
@@ -31,30 +35,78 @@ export interface BenchRequest {
 /** Crowd step, s. */
 export const CROWD_DT = 0.1;
 
-async function makePolicy(policy: string): Promise<EpisodePolicy> {
-  if (policy === 'expert') return new ExpertPolicy(DELIVERY_ROBOT);
-  throw new Error(`policy ${policy}: not available in this build (available: expert)`);
+/** Robot-camera render size relative to the policy's input (the observation pass resizes). */
+export const CAMERA_OVERSAMPLE = 2;
+/** Splat chunks within this distance are drawn by the robot camera, metres. */
+export const CAMERA_VIEW_DISTANCE = 20;
+
+/** Per-run caches: one ONNX session per model, one camera per (model, world). */
+interface Session {
+  device: GPUDevice;
+  req: BenchRequest;
+  onnx: Map<string, OnnxPolicy>;
+  cameras: Map<string, RobotCamera>;
 }
 
-async function runJob(job: BenchJob): Promise<EpisodeRecord> {
+async function onnxPolicy(session: Session, policy: string): Promise<OnnxPolicy> {
+  let p = session.onnx.get(policy);
+  if (!p) {
+    const urls = session.req.modelFiles[policy];
+    if (!urls) throw new Error(`policy ${policy}: model files were not served`);
+    const files = await fetchPolicyFiles(urls.model, urls.manifest);
+    p = await OnnxPolicy.create(session.device, { model: files.model, manifest: files.manifest, modelFile: policy.slice(5), robot: DELIVERY_ROBOT });
+    session.onnx.set(policy, p);
+  }
+  return p;
+}
+
+async function runJob(session: Session, job: BenchJob): Promise<EpisodeRecord> {
   const world = scenarioWorld(job.scenario);
-  const policy = await makePolicy(job.policy);
   const near = world.obstacles.filter((poly) => poly.some(([x, y]) => job.scenario.robot.route.some(([rx, ry]) => Math.hypot(x - rx, y - ry) < 40)));
   const pedestrians = new ScenarioPedestrians(job.scenario.pedestrians, near, job.seed);
-  const record = await runEpisode(job.scenario, job.run, job.seed, { world, pedestrians, policy, robot: DELIVERY_ROBOT, crowdDt: CROWD_DT });
+  const env = { world, pedestrians, robot: DELIVERY_ROBOT, crowdDt: CROWD_DT };
+  let record: EpisodeRecord;
+  if (job.policy === 'expert') {
+    record = await runEpisode(job.scenario, job.run, job.seed, { ...env, policy: new ExpertPolicy(DELIVERY_ROBOT) });
+  } else if (job.policy.startsWith('onnx:')) {
+    // The policy sees the robot camera: city splats and pedestrians rendered on the GPU each
+    // control step and read by the observation pass on the same device.
+    const onnx = await onnxPolicy(session, job.policy);
+    const key = `${job.policy}\u0000${job.scenario.world.kind === 'procedural' ? job.scenario.world.seed : ''}`;
+    let camera = session.cameras.get(key);
+    if (!camera) {
+      const { width, height } = onnx.manifest.image;
+      camera = await RobotCamera.create(session.device, { world: world.world, mount: onnx.camera, width: width * CAMERA_OVERSAMPLE, height: height * CAMERA_OVERSAMPLE, viewDistance: CAMERA_VIEW_DISTANCE, seed: job.seed });
+      session.cameras.set(key, camera);
+    }
+    const cam = camera;
+    const views = (): PedestrianView[] => {
+      const anim = pedestrians.animation();
+      return pedestrians.discs().map((d, i) => ({ x: d.x, y: d.y, heading: anim[i].heading, walkSpeed: anim[i].walkSpeed, gesture: anim[i].gesture }));
+    };
+    const [sx, sy, syaw] = job.scenario.robot.start;
+    await cam.render({ x: sx, y: sy, yaw: syaw }, views(), 0);
+    const policy = singleEnvironmentPolicy(onnx, { current: () => cam.target.color });
+    record = await runEpisode(job.scenario, job.run, job.seed, { ...env, policy, afterControlStep: (state) => cam.render(state, views(), 1 / onnx.rateHz) });
+  } else {
+    throw new Error(`policy ${job.policy}: the benchmark runner supports expert and onnx:MODEL (remote ws:// policies: see src/policy/REMOTE-PROTOCOL.md)`);
+  }
   return { ...record, policy: policyName(job.policy) };
 }
 
 /** Runs the jobs, `envs` at a time, reporting each record as it finishes. */
 export async function runBenchEpisodes(req: BenchRequest): Promise<{ adapter: string }> {
   const acquired = await acquireDevice({ optionalFeatures: ['timestamp-query'] });
+  const session: Session = { device: acquired.device, req, onnx: new Map(), cameras: new Map() };
   const report = (window as unknown as { curbsideEpisodeDone: (r: EpisodeRecord) => Promise<void> }).curbsideEpisodeDone;
   const queue = [...req.jobs];
   const worker = async () => {
-    for (let job = queue.shift(); job; job = queue.shift()) await report(await runJob(job));
+    for (let job = queue.shift(); job; job = queue.shift()) await report(await runJob(session, job));
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(req.envs, queue.length)) }, worker));
   const adapter = describeAdapter(acquired);
+  for (const c of session.cameras.values()) c.destroy();
+  for (const p of session.onnx.values()) p.destroy();
   acquired.device.destroy();
   return { adapter };
 }

@@ -39,7 +39,7 @@ function parsePolicy(value: string): string {
 const program = new Command('bench')
   .description('Run a SidewalkBench-style scenario suite in headless Chromium and report the metrics.')
   .option('--suite <name|file>', 'smoke, unit, reactive, long, all, or a scenario/suite JSON file', 'smoke')
-  .option('--policy <policy...>', 'expert, onnx:MODEL.onnx (manifest MODEL.json beside it) or ws://host:port; repeatable', ['expert', 'onnx:assets/policies/single-frame.onnx'])
+  .option('--policy <policy...>', 'expert, onnx:MODEL.onnx (manifest MODEL.json beside it) or ws://host:port; repeatable', ['expert', 'onnx:assets/policies/single-frame/model.onnx'])
   .option('--envs <B>', 'environments simulated in parallel', positiveInt(64), 1)
   .option('--seeds <N>', 'runs per scenario with different seeds (default 5; smoke: 1)', positiveInt(100))
   .option('--shard <i/n>', 'run only shard i of n (merge with npm run bench:merge)')

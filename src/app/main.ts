@@ -1,0 +1,222 @@
+/**
+ * The live demo's app shell (`npm run dev`, page `index.html`): device and canvas set-up, the
+ * control panel's wiring, keyboard and mouse input, file drops, the animation loop and the test
+ * hooks (`window.curbsideDemo`). Simulation glue lives in session.ts, rendering in demo-renderer.ts.
+ *
+ * URL query options (for tests, the profiler and slow software renderers): `w`, `h` render size in
+ * pixels; `maxSplats`, `viewDistance` (m) for the splat background; `suite`, `scenario`, `walkers`,
+ * `seed`, `policy`, `camera`, `bodies` (0/1), `hour`. The hash `#episode=…` replays a recording.
+ */
+import { GpuUnavailableError, acquireDevice, describeAdapter } from '../gpu/device';
+import type { Scenario } from '../bench/scenario';
+import { CAMERA_MODES, clampOrbit, defaultOrbit, type CameraMode, type OrbitControl } from './cameras';
+import { CanvasRecorder, canvasPng, download } from './capture';
+import { DemoRenderer } from './demo-renderer';
+import { parseDroppedFile } from './dropped-file';
+import { episodeActions, episodeFromHash, episodeToHash, type EpisodeFile } from './episode-file';
+import { drawMinimap, hudText, type HudStats } from './hud';
+import { timeOfDayLighting } from './lighting';
+import { makePolicy, ReplayPolicy, type TeleopKeys } from './policies';
+import { FREE_ROAM_ID, freeRoamScenario, loadSuite, withAmbientWalkers, type SuiteName } from './scenarios';
+import { DemoSession } from './session';
+import { buildPanel, setScenarioOptions, showBanner, showUnsupported } from './ui';
+
+const q = new URLSearchParams(location.search);
+const num = (k: string, d: number) => (q.has(k) && Number.isFinite(Number(q.get(k))) ? Number(q.get(k)) : d);
+const canvas = document.getElementById('canvas') as HTMLCanvasElement;
+const hud = document.getElementById('hud') as HTMLPreElement;
+const minimap = (document.getElementById('minimap') as HTMLCanvasElement).getContext('2d')!;
+const panel = buildPanel(document.getElementById('panel')!);
+const keys: TeleopKeys = { forward: false, back: false, left: false, right: false };
+const hooks: Record<string, unknown> = { ready: false, frames: 0, error: null };
+(window as unknown as { curbsideDemo: Record<string, unknown> }).curbsideDemo = hooks;
+
+let session: DemoSession | null = null;
+let mapImage: ImageData | null = null;
+let orbit: OrbitControl = defaultOrbit(0);
+let paused = false;
+let recorder: CanvasRecorder | null = null;
+let dropped: Scenario[] = [];
+let screenshotWanted = false;
+const stats: HudStats = { fps: 0, frameMs: 0, passes: null, splats: 0, splatsInView: 0, adapter: '', timestamps: false };
+
+for (const k of ['suite', 'policy', 'camera'] as const) if (q.has(k)) panel[k].value = q.get(k)!;
+if (q.has('walkers')) panel.walkers.value = q.get('walkers')!;
+if (q.has('seed')) panel.seed.value = q.get('seed')!;
+if (q.has('bodies')) panel.bodies.checked = q.get('bodies') !== '0';
+if (q.has('hour')) panel.hour.value = q.get('hour')!;
+
+async function scenarioList(): Promise<Scenario[]> {
+  const suite = panel.suite.value;
+  if (suite === 'city') return [freeRoamScenario(0)];
+  if (suite === 'dropped') return dropped;
+  const all = await loadSuite(suite as SuiteName);
+  const b = panel.behaviour.value;
+  return b === 'any' ? all : all.filter((s) => s.category === b || s.pedestrians.some((p) => p.behaviour === b));
+}
+
+async function refreshScenarios(selected?: string): Promise<void> {
+  const list = await scenarioList();
+  setScenarioOptions(panel.scenario, list.slice(0, 300).map((s) => s.id), selected);
+}
+
+async function main(): Promise<void> {
+  let acquired;
+  try {
+    acquired = await acquireDevice({ optionalFeatures: ['timestamp-query'] });
+  } catch (e) {
+    const msg = e instanceof GpuUnavailableError ? e.message : `WebGPU failed to start: ${(e as Error).message}`;
+    showUnsupported(msg);
+    hooks.error = msg;
+    return;
+  }
+  const device = acquired.device;
+  acquired.lost.then((msg) => showBanner(msg));
+  stats.adapter = describeAdapter(acquired);
+  stats.timestamps = acquired.features.has('timestamp-query');
+  const width = num('w', 640), height = num('h', 480);
+  canvas.width = width;
+  canvas.height = height;
+  const format = navigator.gpu.getPreferredCanvasFormat();
+  const context = canvas.getContext('webgpu')!;
+  context.configure({ device, format, alphaMode: 'opaque' });
+  const renderer = await DemoRenderer.create(device, format, width, height);
+  const applyLighting = () => {
+    const h = Number(panel.hour.value);
+    panel.hourLabel.textContent = `${String(Math.floor(h)).padStart(2, '0')}:${String(Math.round((h % 1) * 60)).padStart(2, '0')}`;
+    renderer.setLighting(timeOfDayLighting(h));
+  };
+  applyLighting();
+  const splatOptions = { maxSplats: num('maxSplats', 300_000), viewDistance: num('viewDistance', 45) };
+
+  async function start(scenario: Scenario, seed: number, replay?: EpisodeFile): Promise<void> {
+    const policy = replay ? new ReplayPolicy(episodeActions(replay), replay.rateHz, replay.policy) : makePolicy(panel.policy.value, keys);
+    const s = new DemoSession(scenario, seed, policy, splatOptions);
+    await s.start();
+    await renderer.prepare(s.crowd.count);
+    await renderer.setSplats(s.splatUpdate(), scenario.id);
+    session = s;
+    stats.splats = renderer.splatCount;
+    stats.splatsInView = s.city.fullCount;
+    orbit = defaultOrbit(s.episode.state.yaw);
+    mapImage = new ImageData(new Uint8ClampedArray(s.map.data), s.map.width, s.map.height);
+  }
+
+  async function startSelected(): Promise<void> {
+    const list = await scenarioList();
+    const base = list.find((s) => s.id === panel.scenario.value) ?? list[0];
+    if (!base) throw new Error('no scenario to run (the dropped list is empty?)');
+    const walkers = Math.max(0, Math.min(500, Math.round(Number(panel.walkers.value) || 0)));
+    const seed = panel.seed.value === '' ? base.seed : Number(panel.seed.value);
+    const scenario = base.id === FREE_ROAM_ID ? freeRoamScenario(walkers, seed) : withAmbientWalkers(base, walkers);
+    history.replaceState(null, '', location.pathname + location.search);
+    await start(scenario, seed);
+  }
+
+  const guarded = (f: () => Promise<void>) => () => f().catch((e: Error) => showBanner(e.message));
+  panel.suite.onchange = guarded(async () => { await refreshScenarios(); await startSelected(); });
+  panel.behaviour.onchange = guarded(async () => { await refreshScenarios(); await startSelected(); });
+  panel.scenario.onchange = guarded(startSelected);
+  panel.policy.onchange = guarded(startSelected);
+  panel.restart.onclick = guarded(startSelected);
+  panel.walkers.onchange = guarded(startSelected);
+  panel.hour.oninput = applyLighting;
+  panel.pause.onclick = () => { paused = !paused; panel.pause.textContent = paused ? 'Resume' : 'Pause'; };
+  panel.replay.onclick = guarded(async () => { if (session) { const r = session.recording(); await start(r.scenario, r.seed, r); } });
+  panel.saveEpisode.onclick = () => session && download(new Blob([JSON.stringify(session.recording())], { type: 'application/json' }), `${session.scenario.id.replace(/\W+/g, '_')}.episode.json`);
+  panel.copyLink.onclick = () => { if (session) { location.hash = episodeToHash(session.recording()); navigator.clipboard?.writeText(location.href).catch(() => undefined); } };
+  panel.screenshot.onclick = () => { screenshotWanted = true; };
+  panel.video.onclick = guarded(async () => {
+    if (recorder) { download(await recorder.stop(), 'curbside.webm'); recorder = null; panel.video.textContent = 'Record video'; }
+    else { recorder = new CanvasRecorder(canvas); panel.video.textContent = 'Stop video'; }
+  });
+  const openFile = async (file: File) => {
+    const d = parseDroppedFile(file.name, new Uint8Array(await file.arrayBuffer()));
+    if (d.kind === 'episode') await start(d.episode.scenario, d.episode.seed, d.episode);
+    else if (d.kind === 'scenarios') {
+      dropped = d.scenarios;
+      panel.suite.value = 'dropped';
+      await refreshScenarios();
+      await startSelected();
+    } else {
+      await renderer.setSplats(d.cloud, d.name);
+      stats.splats = stats.splatsInView = renderer.splatCount;
+      panel.camera.value = 'orbit';
+      showBanner(`${d.name}: ${d.cloud.count.toLocaleString('en')} splats shown in their own frame (not the world's); restart to return to the city.`);
+    }
+  };
+  panel.openFile.onchange = () => { const f = panel.openFile.files?.[0]; if (f) openFile(f).catch((e: Error) => showBanner(e.message)); };
+  window.addEventListener('dragover', (e) => { e.preventDefault(); document.body.classList.add('dragging'); });
+  window.addEventListener('dragleave', () => document.body.classList.remove('dragging'));
+  window.addEventListener('drop', (e) => {
+    e.preventDefault();
+    document.body.classList.remove('dragging');
+    const f = e.dataTransfer?.files[0];
+    if (f) openFile(f).catch((err: Error) => showBanner(err.message));
+  });
+  const keyMap: Record<string, keyof TeleopKeys> = { KeyW: 'forward', ArrowUp: 'forward', KeyS: 'back', ArrowDown: 'back', KeyA: 'left', ArrowLeft: 'left', KeyD: 'right', ArrowRight: 'right' };
+  const onKey = (down: boolean) => (e: KeyboardEvent) => {
+    if ((e.target as HTMLElement).tagName === 'INPUT' || (e.target as HTMLElement).tagName === 'SELECT') return;
+    if (keyMap[e.code]) { keys[keyMap[e.code]] = down; e.preventDefault(); }
+    if (down && e.code === 'KeyC') panel.camera.value = CAMERA_MODES[(CAMERA_MODES.indexOf(panel.camera.value as CameraMode) + 1) % CAMERA_MODES.length];
+  };
+  window.addEventListener('keydown', onKey(true));
+  window.addEventListener('keyup', onKey(false));
+  let drag: [number, number] | null = null;
+  canvas.addEventListener('pointerdown', (e) => { drag = [e.clientX, e.clientY]; canvas.setPointerCapture(e.pointerId); });
+  canvas.addEventListener('pointerup', () => (drag = null));
+  canvas.addEventListener('pointermove', (e) => {
+    if (!drag) return;
+    orbit = clampOrbit({ ...orbit, azimuth: orbit.azimuth - (e.clientX - drag[0]) * 0.01, elevation: orbit.elevation + (e.clientY - drag[1]) * 0.01 });
+    drag = [e.clientX, e.clientY];
+  });
+  canvas.addEventListener('wheel', (e) => { e.preventDefault(); orbit = clampOrbit({ ...orbit, distance: orbit.distance * Math.exp(e.deltaY * 0.001) }); }, { passive: false });
+
+  const hashEpisode = episodeFromHash(location.hash);
+  if (q.has('behaviour')) panel.behaviour.value = q.get('behaviour')!;
+  await refreshScenarios(q.get('scenario') ?? undefined);
+  if (hashEpisode) await start(hashEpisode.scenario, hashEpisode.seed, hashEpisode);
+  else await startSelected();
+
+  hooks.state = () => session && { time: session.episode.metrics.time, robot: { ...session.episode.state }, end: session.episode.metrics.end, hud: hud.textContent };
+  hooks.finalState = () => session?.episode.finalState();
+  hooks.runToEnd = async () => { await session?.runToEnd(); return session?.episode.finalState(); };
+  hooks.recordingHash = () => session && episodeToHash(session.recording());
+  hooks.pedestrianCount = () => session?.crowd.count ?? 0;
+
+  let last = performance.now(), fpsWindow: number[] = [];
+  const loop = async () => {
+    const now = performance.now();
+    const dt = Math.min(0.5, (now - last) / 1000);
+    last = now;
+    const s = session!;
+    try {
+      await s.tick(dt, paused ? 0 : Number(panel.speed.value));
+      const cloud = s.splatUpdate();
+      if (cloud) { await renderer.setSplats(cloud, s.scenario.id); stats.splats = renderer.splatCount; stats.splatsInView = s.city.fullCount; }
+      const frame = s.frame(panel.camera.value as CameraMode, orbit, width, height, panel.bodies.checked, paused ? 0 : dt);
+      const t0 = performance.now();
+      renderer.render(frame, context.getCurrentTexture());
+      if (screenshotWanted) { screenshotWanted = false; canvasPng(canvas).then((b) => download(b, 'curbside.png'), (e: Error) => showBanner(e.message)); }
+      await device.queue.onSubmittedWorkDone();
+      stats.frameMs = performance.now() - t0;
+      stats.passes = (await renderer.readPassTimes()) ?? stats.passes;
+      fpsWindow = [...fpsWindow.filter((t) => now - t < 2000), now];
+      stats.fps = fpsWindow.length > 1 ? ((fpsWindow.length - 1) * 1000) / (now - fpsWindow[0]) : 0;
+      hud.textContent = hudText(s, stats, paused, !!recorder);
+      document.getElementById('minimap')!.classList.toggle('large', panel.camera.value === 'top-down');
+      if (mapImage) drawMinimap(minimap, s, mapImage);
+      hooks.frames = (hooks.frames as number) + 1;
+    } catch (e) {
+      showBanner((e as Error).message);
+    }
+    requestAnimationFrame(() => void loop());
+  };
+  hooks.ready = true;
+  requestAnimationFrame(() => void loop());
+}
+
+main().catch((e: Error) => {
+  hooks.error = e.message;
+  showBanner(e.message);
+});

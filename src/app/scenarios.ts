@@ -1,0 +1,124 @@
+/**
+ * The demo's scenario catalogue: the suites in `scenes/suites/*.json` (loaded on demand), the
+ * default city's free roam, and ambient walkers added to any scenario. No DOM.
+ *
+ * Ambient walkers are 'walk' pedestrians (ORCA, cooperative) on seeded random walks over the
+ * world's pedestrian navigation graph near a centre point, so the same seed gives the same crowd.
+ */
+import type { Vec2 } from '../core/geometry2d';
+import { createRng } from '../core/random';
+import { parseScenarios, type PedestrianSpec, type Scenario } from '../bench/scenario';
+import { suiteWorld } from '../bench/suites';
+import { defaultWorldCamera } from '../world/bake/default-camera';
+import type { World } from '../world/world';
+
+/** Suite files shipped in `scenes/suites/`. */
+export const SUITE_NAMES = ['smoke', 'unit', 'reactive', 'long'] as const;
+export type SuiteName = (typeof SUITE_NAMES)[number];
+
+/** World seed of the default city (as `npm run render -- --world 1`). */
+export const DEFAULT_CITY_SEED = 1;
+/** Id of the free-roam scenario. */
+export const FREE_ROAM_ID = 'city/free-roam';
+
+const loaders: Record<SuiteName, () => Promise<unknown>> = {
+  smoke: () => import('../../scenes/suites/smoke.json'),
+  unit: () => import('../../scenes/suites/unit.json'),
+  reactive: () => import('../../scenes/suites/reactive.json'),
+  long: () => import('../../scenes/suites/long.json'),
+};
+const suiteCache = new Map<SuiteName, Scenario[]>();
+
+/**
+ * The scenarios of a shipped suite (validated with the scenario schema).
+ *
+ * @throws ScenarioError when the file does not validate.
+ */
+export async function loadSuite(name: SuiteName): Promise<Scenario[]> {
+  let list = suiteCache.get(name);
+  if (!list) {
+    const mod = (await loaders[name]()) as { default: unknown };
+    list = parseScenarios(`scenes/suites/${name}.json`, JSON.stringify(mod.default));
+    suiteCache.set(name, list);
+  }
+  return list;
+}
+
+/** Adjacency lists of the world's navigation graph (cached per world). */
+const adjacency = new WeakMap<World, number[][]>();
+function navAdjacency(world: World): number[][] {
+  let adj = adjacency.get(world);
+  if (!adj) {
+    const a: number[][] = world.nav.nodes.map(() => []);
+    for (const e of world.nav.edges) {
+      a[e.a].push(e.b);
+      a[e.b].push(e.a);
+    }
+    adj = a;
+    adjacency.set(world, adj);
+  }
+  return adj;
+}
+
+/**
+ * `count` ambient walkers near `centre`: each starts at a random navigation node within `radius`
+ * metres and walks a random walk of `steps` edges (no immediate backtracking) at 1.1–1.65 m/s.
+ *
+ * @throws RangeError when count is negative or no navigation node lies within the radius.
+ */
+export function ambientWalkers(world: World, centre: Vec2, count: number, seed: number, radius = 35, steps = 40): PedestrianSpec[] {
+  if (!(Number.isInteger(count) && count >= 0)) throw new RangeError(`ambientWalkers: count ${count} is not a non-negative integer`);
+  if (count === 0) return [];
+  const nodes = world.nav.nodes;
+  const adj = navAdjacency(world);
+  const near = nodes.map((_, i) => i).filter((i) => adj[i].length > 0 && Math.hypot(nodes[i][0] - centre[0], nodes[i][1] - centre[1]) <= radius);
+  if (near.length === 0) throw new RangeError(`ambientWalkers: no navigation node within ${radius} m of (${centre.join(', ')})`);
+  const rng = createRng(seed).fork('ambient-walkers');
+  const out: PedestrianSpec[] = [];
+  for (let k = 0; k < count; k++) {
+    let cur = near[rng.int(0, near.length - 1)];
+    let prev = -1;
+    const route: Vec2[] = [[nodes[cur][0], nodes[cur][1]]];
+    for (let s = 0; s < steps; s++) {
+      const options = adj[cur].filter((n) => n !== prev);
+      const next = options.length > 0 ? options[rng.int(0, options.length - 1)] : prev;
+      if (next < 0) break;
+      prev = cur;
+      cur = next;
+      route.push([nodes[cur][0], nodes[cur][1]]);
+    }
+    const heading = route.length > 1 ? Math.atan2(route[1][1] - route[0][1], route[1][0] - route[0][0]) : 0;
+    out.push({ behaviour: 'walk', spawn: route[0], heading, speed: rng.range(1.1, 1.65), route });
+  }
+  return out;
+}
+
+/**
+ * The default city's free roam: the robot on the default sidewalk camera's spot, a goal along a
+ * 60 m random walk of the navigation graph, a 10-minute limit, reset-to-waypoint on failure,
+ * and `walkers` ambient walkers.
+ */
+export function freeRoamScenario(walkers: number, seed = 1): Scenario {
+  const world = suiteWorld(DEFAULT_CITY_SEED);
+  const cam = defaultWorldCamera(world, { widthPx: 64, heightPx: 48 });
+  const start: Vec2 = [cam.eye[0], cam.eye[1]];
+  const walk = ambientWalkers(world, start, 1, seed ^ 0x5eed, 2, 30)[0]?.route ?? [start, [cam.target[0], cam.target[1]]];
+  const route: Vec2[] = [start, ...walk.filter((p, i) => i > 0 && Math.hypot(p[0] - walk[i - 1][0], p[1] - walk[i - 1][1]) > 1e-6)];
+  if (route.length < 2) route.push([cam.target[0], cam.target[1]]);
+  const yaw = Math.atan2(cam.target[1] - cam.eye[1], cam.target[0] - cam.eye[0]);
+  return {
+    id: FREE_ROAM_ID, suite: 'custom', category: 'free-roam', world: { kind: 'procedural', seed: DEFAULT_CITY_SEED },
+    robot: { start: [start[0], start[1], yaw], goal: route[route.length - 1], route },
+    timeLimit: 600, pedestrians: ambientWalkers(world, start, walkers, seed), success: { kind: 'reach-goal', goalRadius: 1 },
+    onFailure: 'reset-to-waypoint', seed,
+  };
+}
+
+/** A copy of `scenario` with `walkers` ambient walkers added around its route's midpoint. */
+export function withAmbientWalkers(scenario: Scenario, walkers: number): Scenario {
+  if (walkers === 0 || scenario.world.kind !== 'procedural') return scenario;
+  const r = scenario.robot.route;
+  const mid = r[Math.floor(r.length / 2)];
+  const extra = ambientWalkers(suiteWorld(scenario.world.seed), [mid[0], mid[1]], walkers, scenario.seed, 30);
+  return { ...scenario, id: `${scenario.id}+${walkers}walkers`, pedestrians: [...scenario.pedestrians, ...extra] };
+}

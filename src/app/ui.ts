@@ -1,0 +1,135 @@
+/**
+ * The demo's control panel: builds the DOM controls once and exposes them to main.ts. DOM only;
+ * no simulation or GPU code.
+ */
+import { BEHAVIOURS } from '../bench/scenario';
+import { CAMERA_MODES } from './cameras';
+import { POLICY_KINDS } from './policies';
+import { SUITE_NAMES } from './scenarios';
+
+/** The panel's controls. */
+export interface Panel {
+  suite: HTMLSelectElement;
+  behaviour: HTMLSelectElement;
+  scenario: HTMLSelectElement;
+  walkers: HTMLInputElement;
+  seed: HTMLInputElement;
+  policy: HTMLSelectElement;
+  camera: HTMLSelectElement;
+  bodies: HTMLInputElement;
+  hour: HTMLInputElement;
+  hourLabel: HTMLSpanElement;
+  speed: HTMLSelectElement;
+  restart: HTMLButtonElement;
+  pause: HTMLButtonElement;
+  replay: HTMLButtonElement;
+  saveEpisode: HTMLButtonElement;
+  copyLink: HTMLButtonElement;
+  screenshot: HTMLButtonElement;
+  video: HTMLButtonElement;
+  openFile: HTMLInputElement;
+}
+
+function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string> = {}, text?: string): HTMLElementTagNameMap[K] {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+function select(options: readonly string[], id: string): HTMLSelectElement {
+  const s = el('select', { id });
+  for (const o of options) s.append(el('option', { value: o }, o));
+  return s;
+}
+
+function labelled(text: string, control: HTMLElement): HTMLLabelElement {
+  const l = el('label', {}, text);
+  l.append(control);
+  return l;
+}
+
+/** Fills the scenario list (value = scenario id). */
+export function setScenarioOptions(s: HTMLSelectElement, ids: readonly string[], selected?: string): void {
+  s.replaceChildren(...ids.map((id) => el('option', { value: id }, id)));
+  if (selected && ids.includes(selected)) s.value = selected;
+}
+
+/** Builds the panel inside `root`. */
+export function buildPanel(root: HTMLElement): Panel {
+  const p: Panel = {
+    suite: select(['city', ...SUITE_NAMES, 'dropped'], 'suite'),
+    behaviour: select(['any', ...BEHAVIOURS], 'behaviour'),
+    scenario: select([], 'scenario'),
+    walkers: el('input', { id: 'walkers', type: 'number', min: '0', max: '500', step: '1', value: '10' }),
+    seed: el('input', { id: 'seed', type: 'number', min: '0', step: '1', value: '' }),
+    policy: select(POLICY_KINDS, 'policy'),
+    camera: select(CAMERA_MODES, 'camera'),
+    bodies: el('input', { id: 'bodies', type: 'checkbox' }),
+    hour: el('input', { id: 'hour', type: 'range', min: '5', max: '21', step: '0.25', value: '14' }),
+    hourLabel: el('span', {}, '14:00'),
+    speed: select(['1', '2', '4', '0.5'], 'speed'),
+    restart: el('button', { id: 'restart' }, 'Restart'),
+    pause: el('button', { id: 'pause', class: 'secondary' }, 'Pause'),
+    replay: el('button', { id: 'replay', class: 'secondary' }, 'Replay'),
+    saveEpisode: el('button', { id: 'save-episode', class: 'secondary' }, 'Save episode'),
+    copyLink: el('button', { id: 'copy-link', class: 'secondary' }, 'Link'),
+    screenshot: el('button', { id: 'screenshot', class: 'secondary' }, 'Screenshot'),
+    video: el('button', { id: 'video', class: 'secondary' }, 'Record video'),
+    openFile: el('input', { id: 'open-file', type: 'file', accept: '.json,.ply,.splat,.spz' }),
+  };
+  p.bodies.checked = true;
+  p.seed.placeholder = 'scenario seed';
+  const hourRow = labelled('Time of day ', p.hour);
+  hourRow.firstChild!.after(p.hourLabel);
+  root.append(
+    el('h1', {}, 'Curbside'),
+    el('h2', {}, 'Scenario'),
+    labelled('Suite', p.suite),
+    labelled('Behaviour', p.behaviour),
+    labelled('Scenario', p.scenario),
+    labelled('Ambient walkers', p.walkers),
+    labelled('Seed', p.seed),
+    el('h2', {}, 'Robot'),
+    labelled('Policy', p.policy),
+    el('div', { class: 'hint' }, 'Teleop: W/↑ drive, A/← D/→ turn, S/↓ stop.'),
+    el('h2', {}, 'View'),
+    labelled('Camera', p.camera),
+    el('div', { class: 'hint' }, 'Orbit: drag to rotate, wheel to zoom. C cycles cameras.'),
+    labelled('Skinned pedestrians ', p.bodies),
+    hourRow,
+    labelled('Sim speed', p.speed),
+    el('h2', {}, 'Episode'),
+    p.restart, p.pause, p.replay,
+    el('div'),
+    p.saveEpisode, p.copyLink,
+    el('h2', {}, 'Capture'),
+    p.screenshot, p.video,
+    el('h2', {}, 'Files'),
+    p.openFile,
+    el('div', { class: 'hint' }, 'Or drop a scenario / suite / episode .json, or a splat .ply/.splat/.spz onto the view.'),
+  );
+  return p;
+}
+
+/** Shows an error banner with a dismiss button (the page keeps working). */
+export function showBanner(message: string): void {
+  const b = document.getElementById('banner')!;
+  const close = el('button', {}, 'dismiss');
+  close.onclick = () => (b.hidden = true);
+  b.replaceChildren(close, document.createTextNode(message));
+  b.hidden = false;
+}
+
+/** Replaces the 3D view with what is missing and how to enable it. */
+export function showUnsupported(message: string): void {
+  const u = document.getElementById('unsupported')!;
+  const help = el('p');
+  help.innerHTML =
+    'Chrome/Chromium 113+ has WebGPU on by default (served over https or localhost). On Linux start it with ' +
+    '<code>--enable-unsafe-webgpu --enable-features=Vulkan</code>; without a GPU add ' +
+    '<code>--use-webgpu-adapter=swiftshader --use-angle=swiftshader --enable-unsafe-swiftshader</code>. ' +
+    'chrome://gpu shows what this browser supports.';
+  u.replaceChildren(el('h2', {}, 'WebGPU is needed for the Curbside demo'), el('p', { id: 'unsupported-reason' }, message), help);
+  u.hidden = false;
+}

@@ -1,0 +1,162 @@
+/**
+ * The robot's monocular RGB camera: renders what the robot sees — the baked city's splats within
+ * view distance and the skinned pedestrians — into a GPU texture that the policy's observation
+ * pass reads directly (no readback). Pedestrians are drawn first into colour and depth; the splat
+ * pass then composites around them; the clear colour is a sky tint.
+ *
+ * Mount (from the policy manifest): height above the ground under the robot, metres; pitch,
+ * degrees (positive looks down); vertical field of view, degrees. The camera sits over the robot's
+ * base looking along its heading (robot frame x forward, world Z up).
+ */
+import { cameraModel, type PinholeCamera } from '../gpu/camera';
+import { createProceduralBody } from '../humans/procedural-body';
+import { PedestrianPass } from '../humans/pedestrian-pass';
+import { PedestrianSkinner } from '../humans/pedestrian-skinner';
+import { randomAppearance, type PedestrianAppearance, type PedestrianPlacement } from '../humans/pedestrian-appearance';
+import { PedestrianMotion } from '../humans/motion/pedestrian-motion';
+import { POSE_FLOATS, type MotionState } from '../humans/motion/procedural-gait';
+import { skeletonFromModel, type MotionSkeleton } from '../humans/motion/skeleton';
+import type { BodyModel } from '../humans/body-model';
+import { deriveSeed } from '../core/random';
+import { OffscreenTarget, OFFSCREEN_COLOR_FORMAT, OFFSCREEN_DEPTH_FORMAT } from '../splats/offscreen';
+import { SplatRenderer } from '../splats/splat-renderer';
+import { SplatSceneBuffers } from '../splats/splat-scene-buffers';
+import { ChunkedWorld } from '../world/bake/chunks';
+import { groundHeight } from '../world/queries';
+import type { World } from '../world/world';
+import type { RobotState } from './unicycle';
+
+/** Where the camera is on the robot. */
+export interface CameraMount {
+  height: number;
+  pitchDeg: number;
+  fovYDeg: number;
+}
+
+/** A pedestrian as the camera draws it: ground position, heading and what it is doing. */
+export interface PedestrianView {
+  x: number;
+  y: number;
+  heading: number;
+  walkSpeed: number;
+  gesture: 'none' | 'stop' | 'talk';
+}
+
+export interface RobotCameraOptions {
+  world: World;
+  mount: CameraMount;
+  width: number;
+  height: number;
+  /** Splat chunks within this distance are drawn, metres. */
+  viewDistance?: number;
+  /** Most pedestrians drawn. */
+  maxPedestrians?: number;
+  /** Seeds pedestrian appearance and gait phase. */
+  seed?: number;
+  body?: BodyModel;
+}
+
+/** Sky tint behind the splats (linear RGB). */
+export const SKY_CLEAR: GPUColor = { r: 0.62, g: 0.74, b: 0.88, a: 1 };
+
+export class RobotCamera {
+  readonly target: OffscreenTarget;
+  private scene: SplatSceneBuffers | null = null;
+  private readonly motions: PedestrianMotion[] = [];
+  private readonly appearances: PedestrianAppearance[] = [];
+  private readonly poses: Float32Array;
+  private readonly placements: PedestrianPlacement[] = [];
+  private readonly skeleton: MotionSkeleton;
+
+  private constructor(
+    private readonly device: GPUDevice,
+    private readonly options: Required<Omit<RobotCameraOptions, 'body'>> & { body: BodyModel },
+    private readonly chunks: ChunkedWorld,
+    private readonly splats: SplatRenderer,
+    private readonly skinner: PedestrianSkinner,
+    private readonly pass: PedestrianPass,
+  ) {
+    this.target = new OffscreenTarget(device, options.width, options.height);
+    this.poses = new Float32Array(options.maxPedestrians * POSE_FLOATS);
+    this.skeleton = skeletonFromModel(options.body);
+  }
+
+  static async create(device: GPUDevice, opts: RobotCameraOptions): Promise<RobotCamera> {
+    const options = { viewDistance: 30, maxPedestrians: 16, seed: 1, body: opts.body ?? createProceduralBody(), ...opts } as RobotCamera['options'];
+    const [splats, skinner, pass] = await Promise.all([
+      SplatRenderer.create(device, { colorFormat: OFFSCREEN_COLOR_FORMAT, depthFormat: OFFSCREEN_DEPTH_FORMAT }),
+      PedestrianSkinner.create(device, options.body, options.maxPedestrians, 'RobotCamera.skinner'),
+      PedestrianPass.create(device, { colorFormat: OFFSCREEN_COLOR_FORMAT, depthFormat: OFFSCREEN_DEPTH_FORMAT, model: options.body, capacity: options.maxPedestrians }),
+    ]);
+    return new RobotCamera(device, options, new ChunkedWorld(opts.world), splats, skinner, pass);
+  }
+
+  /** The pinhole camera for a robot state (world frame). */
+  cameraFor(state: Pick<RobotState, 'x' | 'y' | 'yaw'>): PinholeCamera {
+    const { mount, width, height, world } = this.options;
+    const z = groundHeight(world, state.x, state.y) + mount.height;
+    const pitch = (mount.pitchDeg * Math.PI) / 180;
+    const c = Math.cos(state.yaw);
+    const s = Math.sin(state.yaw);
+    return {
+      eye: [state.x, state.y, z],
+      target: [state.x + c * Math.cos(pitch), state.y + s * Math.cos(pitch), z - Math.sin(pitch)],
+      up: [0, 0, 1],
+      fovYDeg: mount.fovYDeg,
+      width,
+      height,
+      near: 0.05,
+      far: this.options.viewDistance + 40,
+    };
+  }
+
+  /**
+   * Renders the view from `state` with `pedestrians` (advancing their gait by `dt` seconds) into
+   * {@link target}; resolves when the GPU work is submitted (not finished).
+   */
+  async render(state: Pick<RobotState, 'x' | 'y' | 'yaw'>, pedestrians: readonly PedestrianView[], dt: number): Promise<void> {
+    const pinhole = this.cameraFor(state);
+    const view = this.chunks.view(pinhole, { viewDistance: this.options.viewDistance });
+    if (view.changed) {
+      this.scene?.destroy();
+      this.scene = new SplatSceneBuffers(this.device, view.cloud, 'city view', 'RobotCamera.scene');
+      await this.splats.setScene(this.scene);
+    }
+    const n = Math.min(pedestrians.length, this.options.maxPedestrians);
+    const { world, seed } = this.options;
+    for (let i = 0; i < n; i++) {
+      const p = pedestrians[i];
+      if (!this.motions[i]) {
+        this.motions[i] = new PedestrianMotion(this.skeleton, deriveSeed(seed, `gait${i}`), { x: p.x, y: p.y, yaw: p.heading });
+        this.appearances[i] = randomAppearance(deriveSeed(seed, `look${i}`));
+      }
+      const m = this.motions[i];
+      const motion: MotionState = { walkSpeed: p.walkSpeed, turnRate: 0, gesture: p.gesture, idle: 'stand' };
+      m.update(dt, motion);
+      // The crowd simulation owns where pedestrians are; the gait only animates the limbs.
+      Object.assign(m.root, { x: p.x, y: p.y, yaw: p.heading });
+      m.pose(this.poses, i * POSE_FLOATS);
+      this.placements[i] = { position: [p.x, p.y, groundHeight(world, p.x, p.y)], yaw: p.heading };
+    }
+    const cam = cameraModel(pinhole);
+    const encoder = this.device.createCommandEncoder({ label: 'RobotCamera.render' });
+    const color = this.target.color.createView();
+    const depth = this.target.depth.createView();
+    if (n > 0) {
+      this.skinner.setPoses(this.poses.subarray(0, n * POSE_FLOATS));
+      this.pass.setInstances(this.placements.slice(0, n), this.appearances.slice(0, n));
+      this.skinner.encode(encoder, n);
+    }
+    this.pass.encode(encoder, cam, this.skinner.skinnedVertices, n, { color, depth, clearColor: SKY_CLEAR });
+    this.splats.encode(encoder, cam, { color, depth, clearColor: null });
+    this.device.queue.submit([encoder.finish()]);
+  }
+
+  destroy(): void {
+    this.scene?.destroy();
+    this.splats.destroy();
+    this.skinner.destroy();
+    this.pass.destroy();
+    this.target.destroy();
+  }
+}

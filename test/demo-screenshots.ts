@@ -1,0 +1,29 @@
+/**
+ * Takes screenshots of the demo page in a few states (for looking at it): `npx tsx test/demo-screenshots.ts [outDir]`.
+ */
+import { mkdirSync } from 'node:fs';
+import { startDemo } from './demo-harness';
+
+const out = process.argv[2] ?? 'out/demo';
+mkdirSync(out, { recursive: true });
+const only = process.argv[3];
+const all: [string, string][] = [
+  ['city-orbit', 'w=480&h=360&suite=city&walkers=8&camera=orbit&maxSplats=60000&viewDistance=35'],
+  ['reactive-follow', 'w=480&h=360&suite=smoke&policy=expert&walkers=4&camera=follow&maxSplats=60000&viewDistance=35'],
+  ['robot-eye-dusk', 'w=480&h=360&suite=city&walkers=8&camera=robot-eye&hour=19.5&maxSplats=60000&viewDistance=35'],
+  ['top-down', 'w=480&h=360&suite=city&walkers=8&camera=top-down&maxSplats=60000&viewDistance=35'],
+];
+const states = only ? all.filter(([n]) => n === only) : all;
+const h = await startDemo();
+try {
+  for (const [name, query] of states) {
+    const t0 = Date.now();
+    const page = await h.open(query);
+    await page.waitForFunction(() => (window as unknown as { curbsideDemo: { frames: number } }).curbsideDemo.frames >= 3, undefined, { timeout: 120_000 });
+    await page.screenshot({ path: `${out}/${name}.png` });
+    console.log(`${name}: ${Date.now() - t0} ms`, await page.evaluate(() => (window as unknown as { curbsideDemo: { state: () => { hud: string } } }).curbsideDemo.state().hud));
+    await page.close();
+  }
+} finally {
+  await h.close();
+}

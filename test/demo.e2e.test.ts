@@ -1,0 +1,88 @@
+/**
+ * End-to-end test of the demo page (index.html, src/app/) in headless Chromium on SwiftShader:
+ * the page loads and draws a non-blank street with pedestrians (image statistics of a screenshot
+ * of the canvas), the HUD updates, a recorded episode replays through the URL hash to the same final
+ * state, and a dropped malformed file shows an error banner while the page keeps rendering.
+ * Tiny canvas (320×240) and a thinned splat background: SwiftShader rasterises on 2 CPU cores.
+ */
+import { PNG } from 'pngjs';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDemo, type DemoHarness } from './demo-harness';
+
+const QUERY = 'w=320&h=240&maxSplats=25000&viewDistance=30';
+type Demo = { frames: number; state: () => { hud: string; time: number }; runToEnd: () => Promise<unknown>; recordingHash: () => string; pedestrianCount: () => number };
+const demo = <T>(page: Page, f: (d: Demo) => T | Promise<T>) => page.evaluate(f as never) as Promise<T>;
+const frames = (page: Page) => page.evaluate(() => (window as unknown as { curbsideDemo: Demo }).curbsideDemo.frames);
+
+let h: DemoHarness;
+beforeAll(async () => {
+  h = await startDemo();
+}, 60_000);
+afterAll(async () => {
+  await h?.close();
+});
+
+describe('demo page', () => {
+  it('draws a non-blank street with pedestrians and the HUD updates', async () => {
+    const page = await h.open(`${QUERY}&suite=city&walkers=6&camera=orbit`);
+    const hud0 = await demo(page, (d) => (window as unknown as { curbsideDemo: Demo }).curbsideDemo.state().hud);
+    await page.waitForFunction(() => (window as unknown as { curbsideDemo: Demo }).curbsideDemo.frames >= 3, undefined, { timeout: 60_000 });
+    const hud1 = await page.locator('#hud').textContent();
+    expect(hud1).toMatch(/FPS \d/);
+    expect(hud1).toMatch(/pedestrians 6/);
+    expect(hud1, 'HUD text changes between frames').not.toBe(hud0);
+    const png = PNG.sync.read(await page.locator('#canvas').screenshot());
+    const n = png.width * png.height;
+    const mean = [0, 0, 0], sq = [0, 0, 0];
+    const colours = new Set<number>();
+    for (let i = 0; i < n; i++) {
+      for (let c = 0; c < 3; c++) {
+        const v = png.data[4 * i + c];
+        mean[c] += v / n;
+        sq[c] += (v * v) / n;
+      }
+      colours.add((png.data[4 * i] >> 3) | ((png.data[4 * i + 1] >> 3) << 5) | ((png.data[4 * i + 2] >> 3) << 10));
+    }
+    const std = mean.map((m, c) => Math.sqrt(sq[c] - m * m));
+    console.log(`canvas ${png.width}×${png.height}: mean ${mean.map((v) => v.toFixed(0))}, std ${std.map((v) => v.toFixed(1))}, ${colours.size} colours`);
+    expect(Math.min(...std), 'not a single colour').toBeGreaterThan(15);
+    expect(colours.size).toBeGreaterThan(200);
+    expect(await demo(page, () => (window as unknown as { curbsideDemo: Demo }).curbsideDemo.pedestrianCount())).toBe(6);
+    await page.close();
+  }, 90_000);
+
+  it('replays a recorded episode from the URL hash to the same final state', async () => {
+    const page = await h.open(`${QUERY}&suite=smoke&policy=expert&walkers=3&camera=follow&bodies=0`);
+    const final = await demo(page, (d) => (window as unknown as { curbsideDemo: Demo }).curbsideDemo.runToEnd());
+    const hash = await demo(page, () => (window as unknown as { curbsideDemo: Demo }).curbsideDemo.recordingHash());
+    await page.close();
+    const replay = await h.open(`${QUERY}&bodies=0`, hash);
+    const replayed = await demo(replay, () => (window as unknown as { curbsideDemo: Demo }).curbsideDemo.runToEnd());
+    expect(replayed).toEqual(final);
+    expect((final as { end: string }).end).not.toBe('running');
+    await replay.close();
+  }, 90_000);
+
+  it('shows an error for a dropped malformed file and keeps rendering', async () => {
+    const page = await h.open(`${QUERY}&suite=city&walkers=2&bodies=0`);
+    const dataTransfer = await page.evaluateHandle(() => {
+      const dt = new DataTransfer();
+      dt.items.add(new File(['{"id": "broken", "robot": '], 'broken-scenario.json', { type: 'application/json' }));
+      return dt;
+    });
+    await page.dispatchEvent('#view', 'drop', { dataTransfer });
+    await page.waitForSelector('#banner:not([hidden])', { timeout: 10_000 });
+    expect(await page.locator('#banner').textContent()).toMatch(/broken-scenario\.json: not valid JSON/);
+    const before = await frames(page);
+    await page.waitForFunction((n) => (window as unknown as { curbsideDemo: Demo }).curbsideDemo.frames >= n + 2, before, { timeout: 30_000 });
+    const bad = await page.evaluateHandle(() => {
+      const dt = new DataTransfer();
+      dt.items.add(new File([new Uint8Array([112, 108, 121, 10, 0, 1, 2])], 'truncated.ply'));
+      return dt;
+    });
+    await page.dispatchEvent('#view', 'drop', { dataTransfer: bad });
+    await page.waitForFunction(() => /truncated\.ply/.test(document.getElementById('banner')!.textContent ?? ''), undefined, { timeout: 10_000 });
+    await page.close();
+  }, 90_000);
+});
