@@ -13,16 +13,9 @@ import { ExpertPolicy } from '../policy/expert-policy';
 import { DELIVERY_ROBOT } from '../robot/robot-spec';
 import { runEpisode, type EpisodePolicy } from './episode';
 import { policyName, type EpisodeRecord } from './episode-record';
-import type { Scenario } from './scenario';
+import type { BenchJob } from './plan';
 import { scenarioWorld } from './scenario-world';
 
-/** One episode to run: a scenario, its run index and seed, and the `--policy` value. */
-export interface BenchJob {
-  scenario: Scenario;
-  run: number;
-  seed: number;
-  policy: string;
-}
 
 export interface BenchRequest {
   jobs: BenchJob[];

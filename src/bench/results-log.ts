@@ -47,11 +47,6 @@ export function parseShard(text: string): { index: number; count: number } {
   return { index, count };
 }
 
-/** The items of shard i of n: every n-th item starting at i−1 (deterministic, balanced). */
-export function shardItems<T>(items: T[], shard: { index: number; count: number }): T[] {
-  return items.filter((_, k) => k % shard.count === shard.index - 1);
-}
-
 /** Merges result sets, keeping the first record of each episode key; returns them sorted by key. */
 export function mergeResults(sets: EpisodeRecord[][]): EpisodeRecord[] {
   const byKey = new Map<string, EpisodeRecord>();

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { summarise, formatStat } from './aggregate';
-import { appendResult, mergeResults, parseShard, readResults, shardItems, type EpisodeRecord } from './results-log';
+import { appendResult, mergeResults, parseShard, readResults, type EpisodeRecord } from './results-log';
 import { parseScenarios } from './scenario';
 
 function record(over: Partial<EpisodeRecord>): EpisodeRecord {
@@ -27,11 +27,7 @@ describe('results log', () => {
     expect(() => readResults(path)).toThrow(/episodes\.jsonl:1: malformed/);
   });
 
-  it('shards deterministically and completely', () => {
-    const items = Array.from({ length: 10 }, (_, i) => i);
-    const parts = [1, 2, 3].map((i) => shardItems(items, { index: i, count: 3 }));
-    expect(parts.flat().sort((a, b) => a - b)).toEqual(items);
-    expect(parts[1]).toEqual([1, 4, 7]);
+  it('parses --shard i/n', () => {
     expect(() => parseShard('4/3')).toThrow(/1 <= i <= n/);
     expect(parseShard('2/4')).toEqual({ index: 2, count: 4 });
   });

@@ -9,13 +9,13 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
-import { deriveSeed } from '../core/random';
 import { summarise, summaryTable } from '../bench/aggregate';
 import { BenchProgress } from '../bench/progress';
 import { buildReport } from '../bench/report-html';
-import { appendResult, episodeKey, parseShard, policyName, readResults, shardItems, type EpisodeRecord } from '../bench/results-log';
+import { appendResult, episodeKey, parseShard, readResults, type EpisodeRecord } from '../bench/results-log';
+import { planJobs } from '../bench/plan';
 import { parseScenarios, type Scenario } from '../bench/scenario';
-import type { BenchJob, BenchRequest } from '../bench/headless-api';
+import type { BenchRequest } from '../bench/headless-api';
 import { CliError, runCli, withHarness } from './browser-harness';
 import { positiveInt } from './parse';
 
@@ -62,12 +62,7 @@ runCli(async () => {
   if (o.fresh) rmSync(log, { force: true });
   mkdirSync(outDir, { recursive: true });
 
-  const all: BenchJob[] = [];
-  for (const policy of policies) for (const scenario of scenarios) for (let run = 0; run < seeds; run++) all.push({ scenario, run, seed: deriveSeed(scenario.seed, run), policy });
-  const mine = shardItems(all, shard);
-  const previous = readResults(log);
-  const done = new Set(previous.map(episodeKey));
-  const jobs = mine.filter((j) => !done.has(episodeKey({ scenarioId: j.scenario.id, policy: policyName(j.policy), run: j.run })));
+  const { all, mine, todo: jobs } = planJobs(scenarios, policies, seeds, shard, new Set(readResults(log).map(episodeKey)));
   console.log(
     `bench: suite ${o.suite} (${scenarios.length} scenarios × ${seeds} seeds × ${policies.length} policies = ${all.length} episodes` +
       `${shard.count > 1 ? `, shard ${shard.index}/${shard.count}: ${mine.length}` : ''}), ${jobs.length} to run, results in ${log}`,

@@ -19,6 +19,7 @@ const program = new Command('render')
   .option('--scene <file>', 'splat file to render')
   .option('--world <seed|scene.json>', 'render a procedural world (integer seed) or a scanned-scene file instead of --scene')
   .option('--map', 'with --world: render the top-down map instead of a view')
+  .option('--pedestrians <n>', 'with --world SEED: draw N walking pedestrians on the sidewalks in view', positiveInt(1000))
   .option('--world-size <m>', 'with --world SEED: world side length in metres (150–2000)', positiveInt(2000))
   .option('--view-distance <m>', 'with --world SEED: chunks farther than this are not drawn (metres)', numberBetween(0, 5000))
   .requiredOption('--out <png>', 'output PNG path')
@@ -34,7 +35,7 @@ const program = new Command('render')
 
 runCli(async () => {
   program.parse();
-  const o = program.opts<{ scene?: string; world?: string; map?: boolean; worldSize?: number; viewDistance?: number; out: string; width: number; height: number; eye?: [number, number, number]; target?: [number, number, number]; up?: [number, number, number]; fovY?: number; headed?: boolean; gpu?: boolean }>();
+  const o = program.opts<{ scene?: string; world?: string; map?: boolean; pedestrians?: number; worldSize?: number; viewDistance?: number; out: string; width: number; height: number; eye?: [number, number, number]; target?: [number, number, number]; up?: [number, number, number]; fovY?: number; headed?: boolean; gpu?: boolean }>();
   if (!o.out.toLowerCase().endsWith('.png')) throw new CliError(`--out ${o.out}: the output must be a .png file`);
   if (o.world !== undefined) {
     if (o.scene) throw new CliError('--scene and --world: give one of them');

@@ -115,7 +115,11 @@ export class RobotCamera {
    * {@link target}; resolves when the GPU work is submitted (not finished).
    */
   async render(state: Pick<RobotState, 'x' | 'y' | 'yaw'>, pedestrians: readonly PedestrianView[], dt: number): Promise<void> {
-    const pinhole = this.cameraFor(state);
+    return this.renderView(this.cameraFor(state), pedestrians, dt);
+  }
+
+  /** As {@link render}, from any pinhole camera of the target's size (e.g. a free view of the city). */
+  async renderView(pinhole: PinholeCamera, pedestrians: readonly PedestrianView[], dt: number): Promise<void> {
     const view = this.chunks.view(pinhole, { viewDistance: this.options.viewDistance });
     if (view.changed) {
       this.scene?.destroy();

@@ -11,7 +11,8 @@ import { loadSplatFile } from '../../splats/formats';
 import { renderSplatsOffscreen } from '../../splats/offscreen';
 import type { SplatCloud } from '../../splats/splat-cloud';
 import { renderWorldMap } from '../map-render';
-import { generateWorld } from '../world';
+import { generateWorld, type World } from '../world';
+import { renderStreetView } from '../../robot/street-view';
 import { ChunkedWorld, DEFAULT_CHUNK_SIZE, DEFAULT_VIEW_DISTANCE } from './chunks';
 import { defaultWorldCamera } from './default-camera';
 import { loadScene, parseSceneFile, sceneCamera, sceneWorld } from './scene-file';
@@ -36,6 +37,8 @@ export interface WorldViewRequest extends ViewCameraRequest {
   chunkSize?: number;
   /** View distance for chunk selection, metres (default 60). */
   viewDistance?: number;
+  /** Walking pedestrians placed on sidewalks in view (drawn by the robot camera). */
+  pedestrians?: number;
 }
 
 /** A rendered view and what it cost. */
@@ -75,6 +78,17 @@ async function renderCloud(cloud: SplatCloud, camera: PinholeCamera, name: strin
  *
  * @throws RangeError on a bad seed, world size or chunk size; Error on a bad camera; SplatMemoryError when the view does not fit the adapter.
  */
+async function renderWithPedestrians(world: World, camera: PinholeCamera, count: number, viewDistance: number): Promise<{ pixels: Float32Array; adapter: string; ms: number }> {
+  const t0 = performance.now();
+  const acquired = await acquireDevice({ optionalFeatures: ['timestamp-query'] });
+  try {
+    const r = await raceDeviceLoss(acquired, renderStreetView(acquired.device, world, camera, count, world.seed, viewDistance));
+    return { pixels: r.pixels, adapter: describeAdapter(acquired), ms: performance.now() - t0 };
+  } finally {
+    acquired.device.destroy();
+  }
+}
+
 export async function renderWorldView(req: WorldViewRequest): Promise<WorldViewResult> {
   const t0 = performance.now();
   const world = generateWorld({ seed: req.seed, size: req.worldSize });
@@ -83,7 +97,7 @@ export async function renderWorldView(req: WorldViewRequest): Promise<WorldViewR
   const view = chunked.view(camera, { viewDistance: req.viewDistance ?? DEFAULT_VIEW_DISTANCE });
   if (view.cloud.count === 0) throw new Error(`world ${world.seed}: no chunk is visible from eye ${camera.eye.join(',')}`);
   const bakeMs = performance.now() - t0;
-  const r = await renderCloud(view.cloud, camera, `world ${world.seed}`);
+  const r = req.pedestrians ? await renderWithPedestrians(world, camera, req.pedestrians, req.viewDistance ?? DEFAULT_VIEW_DISTANCE) : await renderCloud(view.cloud, camera, `world ${world.seed}`);
   return {
     width: req.width, height: req.height, rgbaBase64: toBase64(toRgba8(r.pixels)), adapter: r.adapter, splatCount: view.cloud.count,
     chunkCount: view.ids.length, totalChunks: chunked.grid.nx * chunked.grid.ny, camera, bakeMs, renderMs: r.ms,

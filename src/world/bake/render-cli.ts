@@ -19,6 +19,8 @@ export interface WorldCliOptions {
   map?: boolean;
   worldSize?: number;
   viewDistance?: number;
+  /** With a procedural world: walking pedestrians drawn on the sidewalks in view. */
+  pedestrians?: number;
   out: string;
   width: number;
   height: number;
@@ -76,7 +78,7 @@ export async function renderWorldCli(o: WorldCliOptions): Promise<void> {
       const file = await h.serveFile(capturePath);
       return { kind: 'view' as const, r: await h.call<WorldViewResult>('renderSceneView', { sceneText, sceneName: o.world, captureUrl: file.url, captureName: file.name, ...cam }) };
     }
-    return { kind: 'view' as const, r: await h.call<WorldViewResult>('renderWorldView', { seed, worldSize: o.worldSize, viewDistance: o.viewDistance, ...cam }) };
+    return { kind: 'view' as const, r: await h.call<WorldViewResult>('renderWorldView', { seed, worldSize: o.worldSize, viewDistance: o.viewDistance, pedestrians: o.pedestrians, ...cam }) };
   });
   await writePng(o.out, result.r.width, result.r.height, result.r.rgbaBase64);
   const secs = ((performance.now() - started) / 1000).toFixed(1);
