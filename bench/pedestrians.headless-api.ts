@@ -8,7 +8,7 @@ import { acquireDevice, describeAdapter } from '../src/gpu/device';
 import { OpaqueQuadPass } from '../src/gpu/opaque-quad-pass';
 import { GpuProfiler } from '../src/gpu/profiler';
 import { readTexture, toRgba8 } from '../src/gpu/readback';
-import { createRng } from '../src/core/random';
+import { createRng, deriveSeed } from '../src/core/random';
 import { DEFAULT_CAMERA_MOUNT } from '../src/policy/manifest';
 import { OffscreenTarget, OFFSCREEN_COLOR_FORMAT, OFFSCREEN_DEPTH_FORMAT } from '../src/splats/offscreen';
 import { PedestrianMotion } from '../src/humans/motion/pedestrian-motion';
@@ -52,8 +52,6 @@ function makeCrowd(model: BodyModel, count: number, seed: number, gestures: bool
   }
   return { motions, states, appearances, betas };
 }
-
-const deriveSeed = (seed: number, i: number) => (Math.imul(seed ^ 0x5bd1e995, 31) + i * 7919) >>> 0;
 
 /** Advances every motion by dt and writes poses; returns placements. */
 function stepCrowd(crowd: Crowd, dt: number, poses: Float32Array): PedestrianPlacement[] {

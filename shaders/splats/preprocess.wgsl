@@ -6,7 +6,8 @@
 //  3. EWA projection Σ' = J W Σ Wᵀ Jᵀ with J at the clamped (1.3 × FOV) centre, + 0.3 px² dilation;
 //  4. conic = Σ'⁻¹, radius = ceil(3 √λmax), off-screen cull;
 //  5. colour from spherical harmonics up to SH_DEGREE along the eye→splat direction;
-//  6. sort key = ~bits(depth) (far first once sorted ascending; culled = 0xffffffff), value = index,
+//  6. sort key = depth quantised linearly over [near, far] to DEPTH_KEY_BITS bits and reversed (far
+//     first once sorted ascending; culled = all ones, after every visible key), value = index,
 //     and the visible count appended to the indirect draw arguments.
 //
 // Bindings (group 0): 0 camera, 1 frame, 2 splats, 3 SH rest (packed f16 pairs), 4 projected,
@@ -17,6 +18,7 @@ override SH_DEGREE: u32 = 0u;
 override SH_REST_STRIDE: u32 = 1u;   // u32 words of packed f16 SH per splat
 override FRUSTUM_CLAMP: f32 = 1.3;
 override COV2D_DILATION: f32 = 0.3;
+override DEPTH_KEY_BITS: u32 = 16u;   // 8..24; the sort runs ceil(bits / 8) passes
 
 @group(0) @binding(0) var<uniform> camera: Camera;
 @group(0) @binding(1) var<uniform> frame: SplatFrame;
@@ -80,7 +82,7 @@ fn quatToMat(q: vec4f) -> mat3x3f {
 
 fn cull(i: u32) {
   projected[i].radiusPx = 0.0;
-  sortKeys[i] = 0xffffffffu;
+  sortKeys[i] = (1u << DEPTH_KEY_BITS) - 1u;
   sortValues[i] = i;
 }
 
@@ -130,7 +132,9 @@ fn preprocess(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups
   // 6. Outputs.
   projected[i] = ProjectedSplat(center, cameraDepthToNdc(camera, t.z), radius,
                                 vec3f(c / det, -b / det, a / det), s.opacity, vec4f(color, 1.0));
-  sortKeys[i] = ~bitcast<u32>(t.z);
+  let maxKey = (1u << DEPTH_KEY_BITS) - 2u;
+  let u = clamp((t.z - camera.near) / (camera.far - camera.near), 0.0, 1.0);
+  sortKeys[i] = maxKey - u32(round(u * f32(maxKey)));
   sortValues[i] = i;
   atomicAdd(&drawArgs[1], 1u);
 }

@@ -31,7 +31,7 @@ export const CROWD_DT = 0.1;
 /** Robot-camera render size relative to the policy's input (the observation pass resizes). */
 export const CAMERA_OVERSAMPLE = 2;
 /** Splat chunks within this distance are drawn by the robot camera, metres. */
-export const CAMERA_VIEW_DISTANCE = 20;
+export const CAMERA_VIEW_DISTANCE = 15;
 
 /** Per-run caches: one ONNX session per model, one camera per (model, world). */
 interface Session {

@@ -9,7 +9,7 @@
  * `radius` around the projected centre, exactly as the GPU pass draws them.
  */
 import { cameraModel, type PinholeCamera } from '../gpu/camera';
-import { projectSplat, type ProjectedSplat } from './projection';
+import { depthSortKey, projectSplat, type ProjectedSplat } from './projection';
 import { evalSplatColor } from './spherical-harmonics';
 import type { SplatCloud } from './splat-cloud';
 
@@ -36,8 +36,9 @@ export function renderSplatsReference(
     const p = projectSplat(cloud, i, cam);
     if (p) projected.push({ ...p, index: i });
   }
-  // Back to front; ties keep file order (the GPU radix sort is stable on the same keys).
-  projected.sort((a, b) => Math.fround(b.depth) - Math.fround(a.depth) || a.index - b.index);
+  // Back to front by the GPU's quantised depth key; ties keep file order (the radix sort is stable).
+  const key = (d: number) => depthSortKey(d, cam.near, cam.far);
+  projected.sort((a, b) => key(a.depth) - key(b.depth) || a.index - b.index);
   const img = new Float64Array(width * height * 4);
   const color = new Float64Array(3);
   const dir = new Float64Array(3);

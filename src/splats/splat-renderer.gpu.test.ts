@@ -11,7 +11,7 @@ import { readSharedData, withDevice } from '../../test/gpu-fixture';
 import { loadSplatFile, splatBounds } from './formats';
 import { frameSplatBounds } from './framing';
 import { OffscreenTarget, OFFSCREEN_COLOR_FORMAT, OFFSCREEN_DEPTH_FORMAT, renderSplatsOffscreen } from './offscreen';
-import { projectSplat } from './projection';
+import { DEPTH_KEY_BITS, depthSortKey, projectSplat } from './projection';
 import { psnr, renderSplatsReference } from './reference-renderer';
 import { allocateSplatCloud, SH_C0, type SplatCloud } from './splat-cloud';
 import { SplatRenderer } from './splat-renderer';
@@ -106,6 +106,13 @@ describe('preprocess pass', () => {
         expect(Math.abs(f[o + 6] - ref.conic[2]), `splat ${i} conic c`).toBeLessThan(1e-3 * Math.abs(ref.conic[2]) + 1e-6);
       }
       expect(visible).toBeGreaterThan(cloud.count / 2);
+      // Culled splats carry the all-ones key and sort after every visible one.
+      const culledKey = 2 ** DEPTH_KEY_BITS - 1;
+      expect(keys.slice(0, visible).every((k) => k < culledKey)).toBe(true);
+      expect(keys.slice(visible).every((k) => k === culledKey)).toBe(true);
+      // The visible keys are the reference's quantised depths (± 1 level for f32 rounding).
+      const refKeys = Array.from({ length: cloud.count }, (_, i) => projectSplat(cloud, i, cam)).filter((p) => p !== null).map((p) => depthSortKey(p!.depth, cam.near, cam.far)).sort((a, b) => a - b);
+      refKeys.forEach((k, j) => expect(Math.abs(keys[j] - k), `sorted key ${j}`).toBeLessThanOrEqual(1));
       expect(args[0]).toBe(4);
       expect(args[1]).toBe(visible);
       read.destroy();

@@ -5,11 +5,13 @@
  * grown by capacity when a larger scene is set. `encode` only records; the caller submits. The
  * visible count never comes back to the CPU: the preprocess pass appends it to the indirect draw
  * arguments. Culled splats get the largest key and sort to the end, past the drawn instances.
+ * Keys are DEPTH_KEY_BITS wide (quantised depth), so the sort runs ceil(bits / 8) passes.
  */
 import { CAMERA_LAYOUT, packCameraUniform, type CameraModel } from '../gpu/camera';
 import type { GpuProfiler } from '../gpu/profiler';
 import { RadixSort } from '../gpu/radix-sort';
 import { PROJECTED_SPLAT_LAYOUT, SPLAT_FRAME_LAYOUT } from './gpu-layout';
+import { DEPTH_KEY_BITS } from './projection';
 import { SplatPreprocessPass } from './preprocess-pass';
 import { SplatRasterPass, type SplatRenderTarget } from './raster-pass';
 import type { SplatSceneBuffers } from './splat-scene-buffers';
@@ -105,7 +107,7 @@ export class SplatRenderer {
     this.device.queue.writeBuffer(this.cameraBuffer, 0, packCameraUniform(camera, this.cameraScratch));
     encoder.clearBuffer(this.drawArgs, 4, 4);
     this.preprocess.encode(encoder, this.preprocessBindGroup, scene.shDegree, scene.count, this.profiler?.span('splats.preprocess'));
-    this.sort.encode(encoder, this.sortKeys!, this.sortValues!, scene.count);
+    this.sort.encode(encoder, this.sortKeys!, this.sortValues!, scene.count, DEPTH_KEY_BITS);
     this.raster.encode(encoder, this.rasterBindGroup, this.drawArgs, target, this.profiler?.span('splats.raster'));
   }
 
