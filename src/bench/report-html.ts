@@ -22,8 +22,8 @@ export interface ReportInput {
   /** Lines shown under the title: command, adapter, date, commit. */
   meta: string[];
   records: EpisodeRecord[];
-  /** Looks up the backdrop of a scenario (route at least); missing → trajectory only. */
-  backdrop?: (scenarioId: string) => EpisodeBackdrop | undefined;
+  /** The backdrop of a failed episode (route at least); missing → trajectory only. */
+  backdrop?: (record: EpisodeRecord) => EpisodeBackdrop | undefined;
 }
 
 const esc = (s: string) => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
@@ -90,25 +90,27 @@ export function buildReport(input: ReportInput): string {
       labels,
       series: policies.map((p) => ({ label: p, data: labels.map((c) => 100 * (cats.find((r) => r.policy === p && r.category === c)?.[metric].mean ?? 0)) })),
     });
-    charts.push({
-      id: `f-${suite}`,
-      title: `${suite}: failures per 100 m by kind`,
-      labels,
-      stacked: true,
-      series: (['collisionsPer100m', 'outOfLanePer100m', 'freezingPer100m'] as const).map((k) => ({
-        label: k.replace('Per100m', ''),
-        data: labels.map((c) => {
-          const v = cats.find((r) => r.category === c)?.[k].mean ?? 0;
-          return Number.isFinite(v) ? v : 0;
-        }),
-      })),
-    });
+    for (const policy of policies) {
+      charts.push({
+        id: `f-${suite}-${policies.indexOf(policy)}`,
+        title: `${suite}, ${policy}: failures per 100 m by kind`,
+        labels,
+        stacked: true,
+        series: (['collisionsPer100m', 'outOfLanePer100m', 'freezingPer100m'] as const).map((k) => ({
+          label: k.replace('Per100m', ''),
+          data: labels.map((c) => {
+            const v = cats.find((r) => r.policy === policy && r.category === c)?.[k].mean ?? 0;
+            return Number.isFinite(v) ? v : 0;
+          }),
+        })),
+      });
+    }
   }
   const failed = input.records.filter((r) => !r.success);
   const sections = suites.map((s) => `<h2>${esc(s)}</h2>${table(rows.filter((r) => r.suite === s))}`).join('');
   const chartDivs = charts.map((c) => `<div class="chart"><canvas id="${c.id}"></canvas></div>`).join('');
   const failures = failed
-    .map((r) => `<figure>${trajectorySvg(r, input.backdrop?.(r.scenarioId))}<figcaption>${esc(r.scenarioId)} · run ${r.run} · ${esc(r.end)}${r.failures.length ? ` · ${r.failures.map((f) => `${f.kind} @ ${f.time.toFixed(1)} s`).join(', ')}` : ''} · completion ${(100 * r.routeCompletion).toFixed(0)}%</figcaption></figure>`)
+    .map((r) => `<figure>${trajectorySvg(r, input.backdrop?.(r))}<figcaption>${esc(r.scenarioId)} · run ${r.run} · ${esc(r.end)}${r.failures.length ? ` · ${r.failures.map((f) => `${f.kind} @ ${f.time.toFixed(1)} s`).join(', ')}` : ''} · completion ${(100 * r.routeCompletion).toFixed(0)}%</figcaption></figure>`)
     .join('');
   return `<!doctype html><html><head><meta charset="utf-8"><title>${esc(input.title)}</title><style>
 body{font:14px system-ui,sans-serif;margin:24px;color:#222}table{border-collapse:collapse;margin:8px 0 24px}th,td{border:1px solid #ccc;padding:3px 6px;text-align:right}

@@ -87,7 +87,7 @@ describe('HTML report', () => {
       record({ scenarioId: 'a', trajectory: [[0, 0, 0], [1, 1, 0]] }),
       record({ scenarioId: 'b', success: false, end: 'failure', trajectory: [[0, 0, 0], [1, 2, 0.5]], failures: [{ kind: 'out-of-lane', time: 1, x: 2, y: 0.5 }] }),
     ];
-    const html = buildReport({ title: 'Run', meta: ['policy expert'], records: rs, backdrop: () => ({ walkable: [[[0, -2], [20, -2], [20, 2], [0, 2]]], obstacles: [], route: [[0, 0], [15, 0]] }) });
+    const html = buildReport({ title: 'Run', meta: ['policy expert'], records: rs, backdrop: (_r) => ({ walkable: [[[0, -2], [20, -2], [20, 2], [0, 2]]], obstacles: [], route: [[0, 0], [15, 0]] }) });
     expect(html).toContain('<h2>unit</h2>');
     expect(html).toContain('Failed episodes (1)');
     expect((html.match(/<svg /g) ?? []).length).toBe(1);

@@ -12,6 +12,7 @@ import { Command, InvalidArgumentError } from 'commander';
 import { summarise, summaryTable } from '../bench/aggregate';
 import { BenchProgress } from '../bench/progress';
 import { buildReport } from '../bench/report-html';
+import { episodeBackdrop } from '../bench/backdrop';
 import { appendResult, episodeKey, parseShard, readResults, type EpisodeRecord } from '../bench/results-log';
 import { planJobs } from '../bench/plan';
 import { parseScenarios, type Scenario } from '../bench/scenario';
@@ -90,16 +91,16 @@ runCli(async () => {
   const rows = summarise(records);
   console.log(`\n${summaryTable(rows)}\n`);
   writeFileSync(join(outDir, 'summary.json'), JSON.stringify({ suite: o.suite, policies, seeds, shard, adapter, rows }, null, 2));
-  const routes = new Map(scenarios.map((s) => [s.id, s.robot.route]));
+  const byId = new Map(scenarios.map((s) => [s.id, s]));
   writeFileSync(
     join(outDir, 'report.html'),
     buildReport({
       title: `Curbside benchmark: ${o.suite}`,
       meta: [`policies: ${policies.join(', ')}`, `seeds: ${seeds}`, `WebGPU adapter: ${adapter}`, `generated ${new Date().toISOString()}`],
       records,
-      backdrop: (id) => {
-        const route = routes.get(id);
-        return route ? { walkable: [], obstacles: [], route } : undefined;
+      backdrop: (r) => {
+        const s = byId.get(r.scenarioId);
+        return s ? episodeBackdrop(s, r) : undefined;
       },
     }),
   );
