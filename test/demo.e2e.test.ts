@@ -2,16 +2,20 @@
  * End-to-end test of the demo page (index.html, src/app/) in headless Chromium on SwiftShader:
  * the page loads and draws a non-blank street with pedestrians (image statistics of a screenshot
  * of the canvas), the HUD updates, a recorded episode replays through the URL hash to the same final
- * state, and a dropped malformed file shows an error banner while the page keeps rendering.
+ * state, a dropped malformed file shows an error banner while the page keeps rendering, the example
+ * ONNX policy (picked in the panel) drives the robot from its camera, and a dropped model with a
+ * manifest that does not match it is refused with the mismatch named.
  * Tiny canvas (320×240) and a thinned splat background: SwiftShader rasterises on 2 CPU cores.
  */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { PNG } from 'pngjs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemo, type DemoHarness } from './demo-harness';
 
 const QUERY = 'w=320&h=240&maxSplats=25000&viewDistance=30';
-type Demo = { frames: number; state: () => { hud: string; time: number }; runToEnd: () => Promise<unknown>; recordingHash: () => string; pedestrianCount: () => number };
+type Demo = { frames: number; state: () => { hud: string; time: number; robot: { x: number; y: number; yaw: number } }; policy: () => string; selectPolicy: (k: string) => void; runToEnd: () => Promise<unknown>; recordingHash: () => string; pedestrianCount: () => number };
 const demo = <T>(page: Page, f: (d: Demo) => T | Promise<T>) => page.evaluate(f as never) as Promise<T>;
 const frames = (page: Page) => page.evaluate(() => (window as unknown as { curbsideDemo: Demo }).curbsideDemo.frames);
 
@@ -83,6 +87,63 @@ describe('demo page', () => {
     });
     await page.dispatchEvent('#view', 'drop', { dataTransfer: bad });
     await page.waitForFunction(() => /truncated\.ply/.test(document.getElementById('banner')!.textContent ?? ''), undefined, { timeout: 10_000 });
+    await page.close();
+  }, 90_000);
+
+  it('drives the robot with the example ONNX policy picked in the panel', async () => {
+    const page = await h.open(`${QUERY}&suite=city&walkers=2&bodies=0&camera=follow`);
+    const start = await demo(page, () => (window as unknown as { curbsideDemo: Demo }).curbsideDemo.state().robot);
+    await page.selectOption('#policy', 'onnx-example');
+    await page.waitForFunction(() => (window as unknown as { curbsideDemo: Demo }).curbsideDemo.policy() === 'example single-frame', undefined, { timeout: 30_000 });
+    await page.waitForFunction(
+      (s0) => {
+        const r = (window as unknown as { curbsideDemo: Demo }).curbsideDemo.state().robot;
+        return Math.hypot(r.x - s0.x, r.y - s0.y) > 0.05;
+      },
+      start,
+      { timeout: 30_000 },
+    );
+    expect(await page.locator('#banner').isHidden()).toBe(true);
+    await page.close();
+  }, 90_000);
+
+  it('refuses a dropped ONNX model whose manifest does not match it and keeps rendering', async () => {
+    const dir = resolve(import.meta.dirname, '../assets/policies/single-frame');
+    const model = [...readFileSync(resolve(dir, 'model.onnx'))];
+    const manifest = JSON.parse(readFileSync(resolve(dir, 'model.json'), 'utf8'));
+    const wrong = JSON.stringify({ ...manifest, image: { width: 40, height: 24 } });
+    const page = await h.open(`${QUERY}&suite=city&walkers=0&bodies=0`);
+    const dataTransfer = await page.evaluateHandle(
+      ([bytes, json]) => {
+        const dt = new DataTransfer();
+        dt.items.add(new File([new Uint8Array(bytes)], 'model.onnx'));
+        dt.items.add(new File([json], 'model.json', { type: 'application/json' }));
+        return dt;
+      },
+      [model, wrong] as const,
+    );
+    await page.dispatchEvent('#view', 'drop', { dataTransfer });
+    await page.waitForSelector('#banner:not([hidden])', { timeout: 30_000 });
+    const text = await page.locator('#banner').textContent();
+    expect(text).toMatch(/model\.onnx: input 'obs' \(manifest inputs\.observation\)/);
+    expect(text).toMatch(/40/);
+    expect(await demo(page, () => (window as unknown as { curbsideDemo: Demo }).curbsideDemo.policy())).toBe('teleop');
+    const before = await frames(page);
+    await page.waitForFunction((n) => (window as unknown as { curbsideDemo: Demo }).curbsideDemo.frames >= n + 2, before, { timeout: 30_000 });
+    // The manifest first, then the model: the pair loads and drives.
+    const drop = async (name: string, content: number[] | string) => {
+      const dt = await page.evaluateHandle(([n, c]) => {
+        const d = new DataTransfer();
+        d.items.add(new File([typeof c === 'string' ? c : new Uint8Array(c)], n));
+        return d;
+      }, [name, content] as const);
+      await page.dispatchEvent('#view', 'drop', { dataTransfer: dt });
+    };
+    await drop('model.json', JSON.stringify(manifest));
+    await page.waitForFunction(() => /now drop its \.onnx/.test(document.getElementById('policy-info')!.textContent ?? ''), undefined, { timeout: 10_000 });
+    await drop('model.onnx', model);
+    await page.waitForFunction(() => (window as unknown as { curbsideDemo: Demo }).curbsideDemo.policy() === 'example single-frame', undefined, { timeout: 30_000 });
+    expect(await page.locator('#policy').inputValue()).toBe('onnx-dropped');
     await page.close();
   }, 90_000);
 });

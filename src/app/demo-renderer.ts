@@ -1,7 +1,8 @@
 /**
  * The demo's frame: skinning (compute) → pedestrians (render, clears colour and depth) → markers
  * (robot, goal, stand-in pedestrians) → splats (preprocess, sort, raster; depth-tested against the
- * opaque passes) → present (sky, time-of-day tint, to the canvas). Offscreen colour is rgba16float,
+ * opaque passes) → present (sky, time-of-day tint, to the canvas) → inset (an ONNX policy's
+ * robot-eye frame in a corner, when the frame has one). Offscreen colour is rgba16float,
  * depth depth32float (src/splats/offscreen.ts). Every pass is timed by the GpuProfiler when the
  * adapter has `timestamp-query`; the sort is the gap between preprocess and raster.
  *
@@ -21,6 +22,7 @@ import { SplatSceneBuffers } from '../splats/splat-scene-buffers';
 import { BoxPass, type Box3 } from './box-pass';
 import type { CrowdFrame } from './crowd-view';
 import type { TimeOfDayLighting } from './lighting';
+import { InsetPass } from './inset-pass';
 import { PresentPass } from './present-pass';
 
 /** Most marker boxes per frame (robot, goal, two per stand-in pedestrian). */
@@ -33,6 +35,8 @@ export interface DemoFrame {
   /** Draw pedestrians as skinned bodies (true) or stand-in boxes (false). */
   bodies: boolean;
   boxes: Box3[];
+  /** A small picture drawn into a corner of the canvas (the robot-eye frame an ONNX policy sees). */
+  inset?: GPUTexture | null;
 }
 
 /** Per-pass GPU times of one frame, ms (null without timestamp queries). */
@@ -55,6 +59,7 @@ export class DemoRenderer {
     private readonly splats: SplatRenderer,
     private readonly boxes: BoxPass,
     private readonly present: PresentPass,
+    private readonly inset: InsetPass,
     width: number,
     height: number,
   ) {
@@ -64,12 +69,13 @@ export class DemoRenderer {
   /** Compiles every pipeline. @throws Error when a shader fails to compile. */
   static async create(device: GPUDevice, canvasFormat: GPUTextureFormat, width: number, height: number): Promise<DemoRenderer> {
     const profiler = new GpuProfiler(device, 8, 'DemoRenderer.profiler');
-    const [splats, boxes, present] = await Promise.all([
+    const [splats, boxes, present, inset] = await Promise.all([
       SplatRenderer.create(device, { colorFormat: OFFSCREEN_COLOR_FORMAT, depthFormat: OFFSCREEN_DEPTH_FORMAT, profiler }),
       BoxPass.create(device, OFFSCREEN_COLOR_FORMAT, OFFSCREEN_DEPTH_FORMAT, MAX_BOXES),
       PresentPass.create(device, canvasFormat),
+      InsetPass.create(device, canvasFormat),
     ]);
-    return new DemoRenderer(device, profiler, createProceduralBody(), splats, boxes, present, width, height);
+    return new DemoRenderer(device, profiler, createProceduralBody(), splats, boxes, present, inset, width, height);
   }
 
   /** Render size, pixels. */
@@ -143,7 +149,9 @@ export class DemoRenderer {
     this.boxes.setBoxes(frame.boxes);
     this.boxes.encode(encoder, cam, color, depth, cleared ? null : clear, this.profiler.span('markers'));
     if (this.scene) this.splats.encode(encoder, cam, { color, depth, clearColor: null });
-    this.present.encode(encoder, cam, this.target.color, canvasTexture.createView(), this.profiler.span('present'));
+    const canvasView = canvasTexture.createView();
+    this.present.encode(encoder, cam, this.target.color, canvasView, this.profiler.span('present'));
+    if (frame.inset) this.inset.encode(encoder, frame.inset, canvasView, [canvasTexture.width, canvasTexture.height]);
     this.profiler.resolve(encoder);
     this.device.queue.submit([encoder.finish()]);
   }
@@ -155,6 +163,6 @@ export class DemoRenderer {
 
   /** Frees everything it made. */
   destroy(): void {
-    for (const r of [this.skinner, this.pedestrians, this.scene, this.splats, this.boxes, this.present, this.target, this.profiler]) r?.destroy();
+    for (const r of [this.skinner, this.pedestrians, this.scene, this.splats, this.boxes, this.present, this.inset, this.target, this.profiler]) r?.destroy();
   }
 }

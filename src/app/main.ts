@@ -1,7 +1,11 @@
 /**
  * The live demo's app shell (`npm run dev`, page `index.html`): device and canvas set-up, the
  * control panel's wiring, keyboard and mouse input, file drops, the animation loop and the test
- * hooks (`window.curbsideDemo`). Simulation glue lives in session.ts, rendering in demo-renderer.ts.
+ * hooks (`window.curbsideDemo`). Simulation glue lives in session.ts, rendering in demo-renderer.ts,
+ * ONNX policies (the example model, or a dropped model + manifest) in onnx-driver.ts.
+ *
+ * Starting an episode pauses stepping (the frame loop keeps drawing) and waits for the control step
+ * in flight, so an ONNX model shared between episodes is never reset or released mid-step.
  *
  * URL query options (for tests, the profiler and slow software renderers): `w`, `h` render size in
  * pixels; `maxSplats`, `viewDistance` (m) for the splat background; `suite`, `scenario`, `walkers`,
@@ -12,14 +16,18 @@ import type { Scenario } from '../bench/scenario';
 import { CAMERA_MODES, clampOrbit, defaultOrbit, type CameraMode, type OrbitControl } from './cameras';
 import { CanvasRecorder, canvasPng, download } from './capture';
 import { DemoRenderer } from './demo-renderer';
-import { parseDroppedFile } from './dropped-file';
+import { parseDroppedFiles } from './dropped-file';
 import { episodeActions, episodeFromHash, episodeToHash, type EpisodeFile } from './episode-file';
 import { drawMinimap, hudText, type HudStats } from './hud';
 import { timeOfDayLighting } from './lighting';
-import { makePolicy, ReplayPolicy, type TeleopKeys } from './policies';
+import type { EpisodePolicy } from '../bench/episode';
+import type { OnnxPolicy } from '../policy/onnx-policy';
+import type { PolicyManifest } from '../policy/manifest';
+import { CameraPolicy, EXAMPLE_ONNX_URLS, loadOnnxFromBytes, loadOnnxFromUrls } from './onnx-driver';
+import { DROPPED_ONNX_KIND, isOnnxKind, makePolicy, ReplayPolicy, type TeleopKeys } from './policies';
 import { FREE_ROAM_ID, freeRoamScenario, loadSuite, withAmbientWalkers, type SuiteName } from './scenarios';
 import { DemoSession } from './session';
-import { buildPanel, setScenarioOptions, showBanner, showUnsupported } from './ui';
+import { buildPanel, setOption, setScenarioOptions, showBanner, showUnsupported } from './ui';
 
 const q = new URLSearchParams(location.search);
 const num = (k: string, d: number) => (q.has(k) && Number.isFinite(Number(q.get(k))) ? Number(q.get(k)) : d);
@@ -38,6 +46,13 @@ let paused = false;
 let recorder: CanvasRecorder | null = null;
 let dropped: Scenario[] = [];
 let screenshotWanted = false;
+/** ONNX models by picker value (loading or loaded); shared by the episodes that use them. */
+const onnxModels = new Map<string, Promise<OnnxPolicy>>();
+/** A policy manifest dropped alone, waiting for its model. */
+let pendingManifest: { name: string; manifest: PolicyManifest } | null = null;
+/** Episode starts in progress (stepping pauses meanwhile) and the control steps in flight. */
+let starting = 0;
+let ticking: Promise<unknown> = Promise.resolve();
 const stats: HudStats = { fps: 0, frameMs: 0, passes: null, splats: 0, splatsInView: 0, adapter: '', timestamps: false };
 
 for (const k of ['suite', 'policy', 'camera'] as const) if (q.has(k)) panel[k].value = q.get(k)!;
@@ -89,13 +104,46 @@ async function main(): Promise<void> {
   applyLighting();
   const splatOptions = { maxSplats: num('maxSplats', 300_000), viewDistance: num('viewDistance', 45) };
 
+  /** The ONNX model of picker value `kind`, loaded on first use. */
+  function onnxModel(kind: string): Promise<OnnxPolicy> {
+    let p = onnxModels.get(kind);
+    if (!p) {
+      if (kind !== 'onnx-example') throw new Error('no ONNX model dropped yet: drop a model .onnx together with its .json manifest');
+      p = loadOnnxFromUrls(device, EXAMPLE_ONNX_URLS.model, EXAMPLE_ONNX_URLS.manifest);
+      onnxModels.set(kind, p);
+      p.catch(() => onnxModels.delete(kind));
+    }
+    return p;
+  }
+
+  async function makeSelectedPolicy(): Promise<EpisodePolicy> {
+    const kind = panel.policy.value;
+    if (isOnnxKind(kind)) return new CameraPolicy(device, await onnxModel(kind));
+    return makePolicy(kind, keys);
+  }
+
   async function start(scenario: Scenario, seed: number, replay?: EpisodeFile): Promise<void> {
-    const policy = replay ? new ReplayPolicy(episodeActions(replay), replay.rateHz, replay.policy) : makePolicy(panel.policy.value, keys);
-    const s = new DemoSession(scenario, seed, policy, splatOptions);
-    await s.start();
-    await renderer.prepare(s.crowd.count);
-    await renderer.setSplats(s.splatUpdate(), scenario.id);
-    session = s;
+    starting++;
+    try {
+      await ticking;
+      const policy = replay ? new ReplayPolicy(episodeActions(replay), replay.rateHz, replay.policy) : await makeSelectedPolicy();
+      const s = new DemoSession(scenario, seed, policy, splatOptions);
+      try {
+        if (policy instanceof CameraPolicy) await policy.attach(s.episode);
+        await s.start();
+        await renderer.prepare(s.crowd.count);
+        await renderer.setSplats(s.splatUpdate(), scenario.id);
+      } catch (e) {
+        if (policy instanceof CameraPolicy) policy.dispose();
+        throw e;
+      }
+      const old = session;
+      session = s;
+      if (old && old.episode.policy instanceof CameraPolicy) old.episode.policy.dispose();
+    } finally {
+      starting--;
+    }
+    const s = session!;
     stats.splats = renderer.splatCount;
     stats.splatsInView = s.city.fullCount;
     orbit = defaultOrbit(s.episode.state.yaw);
@@ -130,9 +178,29 @@ async function main(): Promise<void> {
     if (recorder) { download(await recorder.stop(), 'curbside.webm'); recorder = null; panel.video.textContent = 'Record video'; }
     else { recorder = new CanvasRecorder(canvas); panel.video.textContent = 'Stop video'; }
   });
-  const openFile = async (file: File) => {
-    const d = parseDroppedFile(file.name, new Uint8Array(await file.arrayBuffer()));
-    if (d.kind === 'episode') await start(d.episode.scenario, d.episode.seed, d.episode);
+  /** Loads a dropped model with its manifest, selects it and restarts; the previous dropped model is released. */
+  const useDroppedModel = async (model: Uint8Array, modelFile: string, manifest: PolicyManifest, manifestFile: string) => {
+    const onnx = await loadOnnxFromBytes(device, model, modelFile, manifest, manifestFile);
+    const previous = onnxModels.get(DROPPED_ONNX_KIND);
+    onnxModels.set(DROPPED_ONNX_KIND, Promise.resolve(onnx));
+    pendingManifest = null;
+    setOption(panel.policy, DROPPED_ONNX_KIND, `ONNX: ${manifest.name} (${modelFile})`);
+    panel.policyInfo.textContent = `Loaded ${modelFile} with ${manifestFile}.`;
+    await startSelected();
+    if (previous) {
+      const old = await previous;
+      if (old !== onnx) old.destroy();
+    }
+  };
+  const openFiles = async (files: readonly File[]) => {
+    const entries = await Promise.all(files.map(async (f) => ({ name: f.name, bytes: new Uint8Array(await f.arrayBuffer()) })));
+    const d = parseDroppedFiles(entries, pendingManifest);
+    if (d.kind === 'policy') await useDroppedModel(d.model, d.name, d.manifest, d.manifestFile);
+    else if (d.kind === 'policy-manifest') {
+      pendingManifest = { name: d.name, manifest: d.manifest };
+      panel.policyInfo.textContent = `${d.name}: manifest of '${d.manifest.name}' read; now drop its .onnx model.`;
+    } else if (d.kind === 'policy-model') throw new Error(`${d.name}: an ONNX model needs its manifest: drop its .json with it, or before it`);
+    else if (d.kind === 'episode') await start(d.episode.scenario, d.episode.seed, d.episode);
     else if (d.kind === 'scenarios') {
       dropped = d.scenarios;
       panel.suite.value = 'dropped';
@@ -145,14 +213,14 @@ async function main(): Promise<void> {
       showBanner(`${d.name}: ${d.cloud.count.toLocaleString('en')} splats shown in their own frame (not the world's); restart to return to the city.`);
     }
   };
-  panel.openFile.onchange = () => { const f = panel.openFile.files?.[0]; if (f) openFile(f).catch((e: Error) => showBanner(e.message)); };
+  panel.openFile.onchange = () => { const f = [...(panel.openFile.files ?? [])]; if (f.length) openFiles(f).catch((e: Error) => showBanner(e.message)); };
   window.addEventListener('dragover', (e) => { e.preventDefault(); document.body.classList.add('dragging'); });
   window.addEventListener('dragleave', () => document.body.classList.remove('dragging'));
   window.addEventListener('drop', (e) => {
     e.preventDefault();
     document.body.classList.remove('dragging');
-    const f = e.dataTransfer?.files[0];
-    if (f) openFile(f).catch((err: Error) => showBanner(err.message));
+    const f = [...(e.dataTransfer?.files ?? [])];
+    if (f.length) openFiles(f).catch((err: Error) => showBanner(err.message));
   });
   const keyMap: Record<string, keyof TeleopKeys> = { KeyW: 'forward', ArrowUp: 'forward', KeyS: 'back', ArrowDown: 'back', KeyA: 'left', ArrowLeft: 'left', KeyD: 'right', ArrowRight: 'right' };
   const onKey = (down: boolean) => (e: KeyboardEvent) => {
@@ -176,13 +244,25 @@ async function main(): Promise<void> {
   if (q.has('behaviour')) panel.behaviour.value = q.get('behaviour')!;
   await refreshScenarios(q.get('scenario') ?? undefined);
   if (hashEpisode) await start(hashEpisode.scenario, hashEpisode.seed, hashEpisode);
-  else await startSelected();
+  else {
+    try {
+      await startSelected();
+    } catch (e) {
+      // A policy that fails to load must not take the page down: say so and drive by keyboard.
+      if (!isOnnxKind(panel.policy.value)) throw e;
+      showBanner((e as Error).message);
+      panel.policy.value = 'teleop';
+      await startSelected();
+    }
+  }
 
   hooks.state = () => session && { time: session.episode.metrics.time, robot: { ...session.episode.state }, end: session.episode.metrics.end, hud: hud.textContent };
   hooks.finalState = () => session?.episode.finalState();
   hooks.runToEnd = async () => { await session?.runToEnd(); return session?.episode.finalState(); };
   hooks.recordingHash = () => session && episodeToHash(session.recording());
   hooks.pedestrianCount = () => session?.crowd.count ?? 0;
+  hooks.policy = () => session?.episode.policy.name;
+  hooks.selectPolicy = (kind: string) => { panel.policy.value = kind; panel.policy.dispatchEvent(new Event('change')); };
 
   let last = performance.now(), fpsWindow: number[] = [];
   const loop = async () => {
@@ -191,10 +271,16 @@ async function main(): Promise<void> {
     last = now;
     const s = session!;
     try {
-      await s.tick(dt, paused ? 0 : Number(panel.speed.value));
+      if (starting === 0) {
+        const step = s.tick(dt, paused ? 0 : Number(panel.speed.value));
+        ticking = step.catch(() => undefined);
+        await step;
+      }
       const cloud = s.splatUpdate();
       if (cloud) { await renderer.setSplats(cloud, s.scenario.id); stats.splats = renderer.splatCount; stats.splatsInView = s.city.fullCount; }
       const frame = s.frame(panel.camera.value as CameraMode, orbit, width, height, panel.bodies.checked, paused ? 0 : dt);
+      const policy = s.episode.policy;
+      frame.inset = policy instanceof CameraPolicy ? policy.frame : null;
       const t0 = performance.now();
       renderer.render(frame, context.getCurrentTexture());
       if (screenshotWanted) { screenshotWanted = false; canvasPng(canvas).then((b) => download(b, 'curbside.png'), (e: Error) => showBanner(e.message)); }

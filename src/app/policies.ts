@@ -8,9 +8,20 @@ import { ExpertPolicy } from '../policy/expert-policy';
 import { DELIVERY_ROBOT, type RobotSpec } from '../robot/robot-spec';
 import type { VelocityCommand } from '../robot/unicycle';
 
-/** Policies the picker offers (ONNX models are added when dropped). */
-export const POLICY_KINDS = ['teleop', 'expert'] as const;
+/** Policies the picker offers (a dropped ONNX model is added as {@link DROPPED_ONNX_KIND}). */
+export const POLICY_KINDS = ['teleop', 'expert', 'onnx-example'] as const;
 export type PolicyKind = (typeof POLICY_KINDS)[number];
+
+/** Picker value of the last dropped ONNX model. */
+export const DROPPED_ONNX_KIND = 'onnx-dropped';
+
+/** Picker labels of {@link POLICY_KINDS}. */
+export const POLICY_LABELS: Record<PolicyKind, string> = { teleop: 'teleop', expert: 'expert', 'onnx-example': 'example ONNX (single-frame)' };
+
+/** Whether a picker value is an ONNX policy (built on the GPU by the app shell, not by {@link makePolicy}). */
+export function isOnnxKind(kind: string): boolean {
+  return kind === 'onnx-example' || kind === DROPPED_ONNX_KIND;
+}
 
 /** Teleop control rate, Hz (the expert's rate, so recordings of either replay at one rate). */
 export const TELEOP_RATE_HZ = 10;
@@ -61,12 +72,13 @@ export class ReplayPolicy implements EpisodePolicy {
 }
 
 /**
- * Builds a policy of `kind`.
+ * Builds a CPU policy of `kind` (teleop or expert; ONNX kinds are built by the app shell).
  *
- * @throws Error for an unknown kind.
+ * @throws Error for an unknown or ONNX kind.
  */
 export function makePolicy(kind: string, keys: TeleopKeys): EpisodePolicy {
   if (kind === 'teleop') return new TeleopPolicy(keys);
   if (kind === 'expert') return new ExpertPolicy(DELIVERY_ROBOT);
+  if (isOnnxKind(kind)) throw new Error(`policy '${kind}': ONNX policies need the GPU; the app shell builds them`);
   throw new Error(`policy '${kind}': unknown (available: ${POLICY_KINDS.join(', ')})`);
 }

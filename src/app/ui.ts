@@ -4,7 +4,7 @@
  */
 import { BEHAVIOURS } from '../bench/scenario';
 import { CAMERA_MODES } from './cameras';
-import { POLICY_KINDS } from './policies';
+import { POLICY_KINDS, POLICY_LABELS } from './policies';
 import { SUITE_NAMES } from './scenarios';
 
 /** The panel's controls. */
@@ -15,6 +15,8 @@ export interface Panel {
   walkers: HTMLInputElement;
   seed: HTMLInputElement;
   policy: HTMLSelectElement;
+  /** One line about dropped policy files (a manifest waiting for its model, the model loaded). */
+  policyInfo: HTMLDivElement;
   camera: HTMLSelectElement;
   bodies: HTMLInputElement;
   hour: HTMLInputElement;
@@ -37,10 +39,21 @@ function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string,
   return e;
 }
 
-function select(options: readonly string[], id: string): HTMLSelectElement {
+function select(options: readonly string[], id: string, labels: Record<string, string> = {}): HTMLSelectElement {
   const s = el('select', { id });
-  for (const o of options) s.append(el('option', { value: o }, o));
+  for (const o of options) s.append(el('option', { value: o }, labels[o] ?? o));
   return s;
+}
+
+/** Adds (or relabels) the picker option `value` and selects it. */
+export function setOption(s: HTMLSelectElement, value: string, label: string): void {
+  let o = [...s.options].find((x) => x.value === value);
+  if (!o) {
+    o = el('option', { value });
+    s.append(o);
+  }
+  o.textContent = label;
+  s.value = value;
 }
 
 function labelled(text: string, control: HTMLElement): HTMLLabelElement {
@@ -63,7 +76,8 @@ export function buildPanel(root: HTMLElement): Panel {
     scenario: select([], 'scenario'),
     walkers: el('input', { id: 'walkers', type: 'number', min: '0', max: '500', step: '1', value: '10' }),
     seed: el('input', { id: 'seed', type: 'number', min: '0', step: '1', value: '' }),
-    policy: select(POLICY_KINDS, 'policy'),
+    policy: select(POLICY_KINDS, 'policy', POLICY_LABELS),
+    policyInfo: el('div', { id: 'policy-info', class: 'hint' }),
     camera: select(CAMERA_MODES, 'camera'),
     bodies: el('input', { id: 'bodies', type: 'checkbox' }),
     hour: el('input', { id: 'hour', type: 'range', min: '5', max: '21', step: '0.25', value: '14' }),
@@ -76,7 +90,7 @@ export function buildPanel(root: HTMLElement): Panel {
     copyLink: el('button', { id: 'copy-link', class: 'secondary' }, 'Link'),
     screenshot: el('button', { id: 'screenshot', class: 'secondary' }, 'Screenshot'),
     video: el('button', { id: 'video', class: 'secondary' }, 'Record video'),
-    openFile: el('input', { id: 'open-file', type: 'file', accept: '.json,.ply,.splat,.spz' }),
+    openFile: el('input', { id: 'open-file', type: 'file', multiple: '', accept: '.json,.onnx,.ply,.splat,.spz' }),
   };
   p.bodies.checked = true;
   p.seed.placeholder = 'scenario seed';
@@ -92,7 +106,8 @@ export function buildPanel(root: HTMLElement): Panel {
     labelled('Seed', p.seed),
     el('h2', {}, 'Robot'),
     labelled('Policy', p.policy),
-    el('div', { class: 'hint' }, 'Teleop: W/↑ drive, A/← D/→ turn, S/↓ stop.'),
+    p.policyInfo,
+    el('div', { class: 'hint' }, 'Teleop: W/↑ drive, A/← D/→ turn, S/↓ stop. ONNX: drop model.onnx with its model.json.'),
     el('h2', {}, 'View'),
     labelled('Camera', p.camera),
     el('div', { class: 'hint' }, 'Orbit: drag to rotate, wheel to zoom. C cycles cameras.'),
@@ -107,7 +122,7 @@ export function buildPanel(root: HTMLElement): Panel {
     p.screenshot, p.video,
     el('h2', {}, 'Files'),
     p.openFile,
-    el('div', { class: 'hint' }, 'Or drop a scenario / suite / episode .json, or a splat .ply/.splat/.spz onto the view.'),
+    el('div', { class: 'hint' }, 'Or drop a scenario / suite / episode .json, a splat .ply/.splat/.spz, or an ONNX policy (.onnx + its .json manifest, together or manifest first) onto the view.'),
   );
   return p;
 }

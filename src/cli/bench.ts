@@ -1,14 +1,19 @@
 /**
- * `npm run bench -- [--suite smoke|unit|reactive|long|all|FILE.json] [--policy expert|onnx:MODEL|ws://…]
- *   [--envs B] [--seeds N] [--shard i/n] [--out DIR] [--headed] [--gpu] [--fresh]`
+ * `npm run bench -- [--suite smoke|unit|reactive|long|all|FILE.json] [--policy expert|onnx:MODEL|remote|ws://127.0.0.1:PORT]
+ *   [--envs B] [--seeds N] [--shard i/n] [--out DIR] [--headed] [--gpu] [--fresh] [--remote-wait S]`
  *
  * Runs a scenario suite in headless Chromium and writes, as each episode finishes, one JSON line to
  * DIR/episodes.jsonl (a rerun with the same DIR resumes where it stopped); ends with a summary table
  * on the terminal, DIR/summary.json and a self-contained DIR/report.html.
+ *
+ * A remote policy (`remote`: any free port, or `ws://127.0.0.1:PORT`) is served through the relay of
+ * src/policy/remote-server.ts, started here on loopback with a fresh session token (or
+ * $CURBSIDE_REMOTE_TOKEN): the runner prints the URL and token for the model process, waits for it to
+ * connect and send its spec, then hands the relay to the page (src/bench/headless-api.ts).
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { Command, InvalidArgumentError } from 'commander';
+import { Command } from 'commander';
 import { summarise, summaryTable } from '../bench/aggregate';
 import { BenchProgress } from '../bench/progress';
 import { buildReport } from '../bench/report-html';
@@ -17,6 +22,8 @@ import { appendResult, episodeKey, parseShard, readResults, type EpisodeRecord }
 import { planJobs } from '../bench/plan';
 import { parseScenarios, type Scenario } from '../bench/scenario';
 import type { BenchRequest } from '../bench/headless-api';
+import { parsePolicyManifest, type PolicyManifest } from '../policy/manifest';
+import { parseRelayPolicy, RemotePolicyServer } from '../policy/remote-server';
 import { CliError, runCli, withHarness } from './browser-harness';
 import { positiveInt } from './parse';
 
@@ -32,15 +39,70 @@ export function loadSuite(name: string): Scenario[] {
   return parseScenarios(path, readFileSync(path, 'utf8'));
 }
 
+/** Checks a `--policy` value; remote ones in canonical form (the name results are recorded under). */
 function parsePolicy(value: string): string {
-  if (value === 'expert' || /^onnx:.+/.test(value) || /^wss?:\/\/.+/.test(value)) return value;
-  throw new InvalidArgumentError(`expected expert, onnx:MODEL.onnx or ws://host:port, got '${value}'`);
+  if (value === 'expert' || /^onnx:.+/.test(value)) return value;
+  let relay: ReturnType<typeof parseRelayPolicy>;
+  try {
+    relay = parseRelayPolicy(value);
+  } catch (e) {
+    throw new CliError(`--policy ${(e as Error).message}`);
+  }
+  if (relay) return relay.policy;
+  throw new CliError(`--policy: expected expert, onnx:MODEL.onnx, remote or ws://127.0.0.1:PORT, got '${value}'`);
+}
+
+/** A started relay for one remote `--policy` value; `ready` resolves once the model has sent a valid spec. */
+interface Relay {
+  policy: string;
+  server: RemotePolicyServer;
+  ready: Promise<void>;
+}
+
+/**
+ * Starts the relay of a remote policy, prints how to connect the model process, and starts waiting
+ * (`waitS` seconds) for its spec, which is validated here so a bad spec fails before Chromium runs.
+ *
+ * @throws CliError when the port cannot be bound.
+ */
+async function startRelay(policy: string, waitS: number): Promise<Relay> {
+  const { host, port } = parseRelayPolicy(policy)!;
+  let server: RemotePolicyServer;
+  try {
+    server = await RemotePolicyServer.start({ host, port, token: process.env.CURBSIDE_REMOTE_TOKEN || undefined });
+  } catch (e) {
+    throw new CliError(`remote policy ${policy}: cannot start the relay: ${(e as Error).message}`);
+  }
+  console.log(
+    `bench: remote policy ${policy}: relay at ${server.url}, token ${server.token}\n` +
+      `  connect the model process to ${server.url}/policy with "Authorization: Bearer <token>" (protocol: src/policy/REMOTE-PROTOCOL.md), e.g.\n` +
+      `  npx tsx src/policy/examples/remote-example-client.ts --url ${server.url} --token ${server.token}\n` +
+      `bench: waiting up to ${waitS} s for the model to connect and send its spec (--remote-wait)`,
+  );
+  const ready = (async () => {
+    let manifest: unknown;
+    try {
+      manifest = await server.waitForSpec(waitS * 1000);
+    } catch (e) {
+      throw new CliError(`remote policy ${policy}: ${(e as Error).message}: start the model process with the URL and token printed above, or raise --remote-wait`);
+    }
+    let m: PolicyManifest;
+    try {
+      m = parsePolicyManifest(manifest, `remote policy ${policy}: spec`);
+    } catch (e) {
+      throw new CliError((e as Error).message);
+    }
+    if (m.goal.type === 'image') throw new CliError(`remote policy ${policy}: spec: goal.type image is not supported by the remote protocol yet`);
+    console.log(`bench: remote policy ${policy}: model '${m.name}' connected (${m.rateHz} Hz, ${m.image.width}×${m.image.height}, ${m.context.frames} frame(s), goal ${m.goal.type}, output ${m.output.kind})`);
+  })();
+  ready.catch(() => undefined); // awaited later; not an unhandled rejection meanwhile
+  return { policy, server, ready };
 }
 
 const program = new Command('bench')
   .description('Run a SidewalkBench-style scenario suite in headless Chromium and report the metrics.')
   .option('--suite <name|file>', 'smoke, unit, reactive, long, all, or a scenario/suite JSON file', 'smoke')
-  .option('--policy <policy...>', 'expert, onnx:MODEL.onnx (manifest MODEL.json beside it) or ws://host:port; repeatable', ['expert', 'onnx:assets/policies/single-frame/model.onnx'])
+  .option('--policy <policy...>', 'expert, onnx:MODEL.onnx (manifest MODEL.json beside it), remote (relay on any free port) or ws://127.0.0.1:PORT; repeatable', ['expert', 'onnx:assets/policies/single-frame/model.onnx'])
   .option('--envs <B>', 'environments simulated in parallel', positiveInt(64), 1)
   .option('--seeds <N>', 'runs per scenario with different seeds (default 5; smoke: 1)', positiveInt(100))
   .option('--shard <i/n>', 'run only shard i of n (merge with npm run bench:merge)')
@@ -48,11 +110,12 @@ const program = new Command('bench')
   .option('--fresh', 'discard earlier results in the output directory instead of resuming')
   .option('--headed', 'show the browser window')
   .option('--gpu', "use the machine's GPU instead of SwiftShader")
+  .option('--remote-wait <s>', 'seconds to wait for a remote policy process to connect', positiveInt(86_400), 300)
   .showHelpAfterError();
 
 runCli(async () => {
   program.parse();
-  const o = program.opts<{ suite: string; policy: string[]; envs: number; seeds?: number; shard?: string; out?: string; fresh?: boolean; headed?: boolean; gpu?: boolean }>();
+  const o = program.opts<{ suite: string; policy: string[]; envs: number; seeds?: number; shard?: string; out?: string; fresh?: boolean; headed?: boolean; gpu?: boolean; remoteWait: number }>();
   const policies = o.policy.map(parsePolicy);
   const scenarios = loadSuite(o.suite);
   const seeds = o.seeds ?? (o.suite === 'smoke' ? 1 : 5);
@@ -71,20 +134,29 @@ runCli(async () => {
   const progress = new BenchProgress(jobs.length, mine.length - jobs.length);
   let adapter = 'not started';
   if (jobs.length > 0) {
-    await withHarness({ headed: o.headed, hardwareGpu: o.gpu }, async (h) => {
-      await h.page.exposeFunction('curbsideEpisodeDone', (record: EpisodeRecord) => {
-        appendResult(log, record);
-        progress.episode(record.success, `${record.policy} ${record.scenarioId}#${record.run}`);
+    // Relays first, so the model process can connect while Chromium starts.
+    const relays: Relay[] = [];
+    try {
+      for (const p of new Set(jobs.map((j) => j.policy))) if (parseRelayPolicy(p)) relays.push(await startRelay(p, o.remoteWait));
+      await withHarness({ headed: o.headed, hardwareGpu: o.gpu }, async (h) => {
+        await h.page.exposeFunction('curbsideEpisodeDone', (record: EpisodeRecord) => {
+          appendResult(log, record);
+          progress.episode(record.success, `${record.policy} ${record.scenarioId}#${record.run}`);
+        });
+        const modelFiles: Record<string, { model: string; manifest: string }> = {};
+        for (const p of policies.filter((q) => q.startsWith('onnx:'))) {
+          const model = await h.serveFile(p.slice(5));
+          const manifest = await h.serveFile(p.slice(5).replace(/\.onnx$/, '.json'));
+          modelFiles[p] = { model: model.url, manifest: manifest.url };
+        }
+        for (const r of relays) await r.ready;
+        const remotes = Object.fromEntries(relays.map((r) => [r.policy, { url: r.server.url, token: r.server.token }]));
+        const req: BenchRequest = { jobs, envs: o.envs, modelFiles, remotes };
+        adapter = (await h.call<{ adapter: string }>('runBenchEpisodes', req)).adapter;
       });
-      const modelFiles: Record<string, { model: string; manifest: string }> = {};
-      for (const p of policies.filter((q) => q.startsWith('onnx:'))) {
-        const model = await h.serveFile(p.slice(5));
-        const manifest = await h.serveFile(p.slice(5).replace(/\.onnx$/, '.json'));
-        modelFiles[p] = { model: model.url, manifest: manifest.url };
-      }
-      const req: BenchRequest = { jobs, envs: o.envs, modelFiles };
-      adapter = (await h.call<{ adapter: string }>('runBenchEpisodes', req)).adapter;
-    });
+    } finally {
+      await Promise.all(relays.map((r) => r.server.close()));
+    }
     progress.finish();
   }
   const records = readResults(log).filter((r) => mine.some((j) => j.scenario.id === r.scenarioId));

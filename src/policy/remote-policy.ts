@@ -71,13 +71,19 @@ export class RemotePolicyLink {
     return link;
   }
 
-  /** Next message of `type` (peer notices are skipped). @throws Error on timeout, close or an `error` message. */
+  /**
+   * Next message of `type` (hello and peer notices are skipped).
+   *
+   * @throws Error on timeout, close, an `error` message or the policy process disconnecting.
+   */
   async next(type: string): Promise<Record<string, unknown>> {
     for (;;) {
       const msg = (this.queue.shift() ?? (await this.wait())) as Record<string, unknown>;
       if (msg.type === type) return msg;
       if (msg.type === 'closed') throw new Error(`remote policy: ${this.closedReason} while waiting for '${type}'`);
       if (msg.type === 'error') throw new Error(`remote policy: the policy reported: ${String(msg.message)}`);
+      // The relay announces a policy that went away; waiting on would only end in the timeout.
+      if (msg.type === 'peer' && msg.role === 'policy' && msg.connected === false) throw new Error(`remote policy: the policy process disconnected while Curbside waited for '${type}'`);
       if (msg.type !== 'peer' && msg.type !== 'hello') throw new Error(`remote policy: expected '${type}', got '${String(msg.type)}'`);
     }
   }

@@ -9,7 +9,7 @@ import { parsePolicyManifest } from './manifest';
 import { decodePolicyOutput } from './policy-output';
 import { RemotePolicyLink, type WebSocketLike } from './remote-policy';
 import { decodeObservation, encodeObservation } from './remote-protocol';
-import { RemotePolicyServer } from './remote-server';
+import { parseRelayPolicy, RemotePolicyServer } from './remote-server';
 
 const SPEC = {
   format: 'curbside-policy/1', name: 'python-model', rateHz: 4, image: { width: 4, height: 3 }, context: { frames: 2, spacing: 0.25 },
@@ -130,6 +130,46 @@ describe('RemotePolicyServer', () => {
     void answer({ type: 'error', message: 'CUDA out of memory' });
     await expect(link.exchange(header, [obs], m, 1)).rejects.toThrow(/the policy reported: CUDA out of memory/);
     link.close();
+  });
+
+  it('waitForSpec resolves with the policy\'s manifest, or times out naming what is missing', async () => {
+    server = await RemotePolicyServer.start();
+    await expect(server.waitForSpec(50)).rejects.toThrow(/no policy connected within 50 ms/);
+    const waiting = server.waitForSpec(5000);
+    const policy = await policyClient(server.url, server.token);
+    expect(server.policyConnected).toBe(true);
+    policy.ws.send(JSON.stringify({ type: 'spec', manifest: SPEC }));
+    expect(await waiting).toEqual(SPEC);
+    expect(await server.waitForSpec(10)).toEqual(SPEC);
+  });
+
+  it('a policy process that disconnects fails the simulator\'s wait at once', async () => {
+    server = await RemotePolicyServer.start();
+    const policy = await policyClient(server.url, server.token);
+    policy.ws.send(JSON.stringify({ type: 'spec', manifest: SPEC }));
+    const link = await RemotePolicyLink.connect(server.url, server.token, 30_000, (u) => new WebSocket(u) as unknown as WebSocketLike);
+    const m = await link.spec();
+    const obs = { name: 'observation', shape: [1, 2, 3, 3, 4], data: new Float32Array(72) };
+    void policy.next((x) => x.binary).then(() => policy.ws.close());
+    const started = Date.now();
+    await expect(link.exchange({ type: 'observation', step: 0, time: 0, states: [{ x: 0, y: 0, yaw: 0, v: 0, w: 0 }], goalRobot: [[1, 0]] }, [obs], m, 1)).rejects.toThrow(/policy process disconnected while Curbside waited for 'action'/);
+    expect(Date.now() - started).toBeLessThan(5000);
+    link.close();
+  });
+
+  it('parseRelayPolicy accepts remote and loopback ws://HOST:PORT, canonically, and refuses the rest', () => {
+    expect(parseRelayPolicy('expert')).toBeUndefined();
+    expect(parseRelayPolicy('onnx:m.onnx')).toBeUndefined();
+    expect(parseRelayPolicy('remote')).toEqual({ policy: 'remote', host: '127.0.0.1', port: 0 });
+    expect(parseRelayPolicy('ws://127.0.0.1:40123/')).toEqual({ policy: 'ws://127.0.0.1:40123', host: '127.0.0.1', port: 40123 });
+    expect(parseRelayPolicy('ws://localhost:40123')).toEqual({ policy: 'ws://localhost:40123', host: 'localhost', port: 40123 });
+    expect(parseRelayPolicy('ws://[::1]:40123')).toEqual({ policy: 'ws://[::1]:40123', host: '::1', port: 40123 });
+    expect(() => parseRelayPolicy('wss://127.0.0.1:40123')).toThrow(/plain ws:\/\//);
+    expect(() => parseRelayPolicy('ws://0.0.0.0:40123')).toThrow(/only listens on loopback/);
+    expect(() => parseRelayPolicy('ws://10.0.0.2:40123')).toThrow(/only listens on loopback/);
+    expect(() => parseRelayPolicy('ws://127.0.0.1')).toThrow(/give the port/);
+    expect(() => parseRelayPolicy('ws://127.0.0.1:40123/policy')).toThrow(/without a path/);
+    expect(() => parseRelayPolicy('ws://127.0.0.1:40123?token=x')).toThrow(/without a path, query/);
   });
 
   it('the binary observation codec round-trips and checks bounds', () => {

@@ -49,6 +49,8 @@ export class RemotePolicyServer {
   private readonly clients: Partial<Record<Role, WebSocket>> = {};
   /** Last `spec` text the policy sent, replayed to a simulator that connects later. */
   private lastSpec: string | undefined;
+  /** Callers of {@link waitForSpec} waiting for the policy's spec. */
+  private specWaiters: ((manifest: unknown) => void)[] = [];
 
   private constructor(
     private readonly wss: WebSocketServer,
@@ -106,7 +108,11 @@ export class RemotePolicyServer {
         const text = data.toString();
         if (text.includes('"spec"')) {
           try {
-            if ((JSON.parse(text) as { type?: string }).type === 'spec') this.lastSpec = text;
+            const msg = JSON.parse(text) as { type?: string; manifest?: unknown };
+            if (msg.type === 'spec') {
+              this.lastSpec = text;
+              for (const w of this.specWaiters.splice(0)) w(msg.manifest);
+            }
           } catch {
             // Not JSON: forwarded as is; the simulator reports it.
           }
@@ -121,9 +127,64 @@ export class RemotePolicyServer {
     });
   }
 
+  /** Whether a policy process is connected now. */
+  get policyConnected(): boolean {
+    return this.clients.policy !== undefined;
+  }
+
+  /**
+   * Resolves with the manifest of the connected policy's `spec` (at once if it has sent one), so a
+   * harness can wait for the model process before starting the simulator. The manifest is not
+   * validated here (see `parsePolicyManifest`).
+   *
+   * @throws Error `no policy connected and sent its spec within … s` after `timeoutMs`.
+   */
+  waitForSpec(timeoutMs: number): Promise<unknown> {
+    if (this.lastSpec) return Promise.resolve((JSON.parse(this.lastSpec) as { manifest?: unknown }).manifest);
+    return new Promise((resolve, reject) => {
+      const waiter = (manifest: unknown) => {
+        clearTimeout(timer);
+        resolve(manifest);
+      };
+      const timer = setTimeout(() => {
+        this.specWaiters = this.specWaiters.filter((w) => w !== waiter);
+        const what = this.policyConnected ? 'a policy connected but sent no spec' : 'no policy connected';
+        reject(new Error(`${what} within ${timeoutMs >= 1000 ? `${Math.round(timeoutMs / 1000)} s` : `${timeoutMs} ms`}`));
+      }, timeoutMs);
+      this.specWaiters.push(waiter);
+    });
+  }
+
   /** Stops listening and closes both connections. */
   async close(): Promise<void> {
     for (const ws of Object.values(this.clients)) ws?.terminate();
     await new Promise<void>((resolve) => this.wss.close(() => resolve()));
   }
+}
+
+/** Loopback host names the relay may bind for a `--policy ws://…` value. */
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+/**
+ * Reads a benchmark `--policy` value that asks for a relay: `remote` (127.0.0.1, any free port) or
+ * `ws://HOST:PORT` with HOST a loopback name. Returns `undefined` for any other value (expert,
+ * onnx:…), and the value in its canonical form (`ws://127.0.0.1:40123`, no trailing slash), which
+ * is what results are recorded under.
+ *
+ * @throws Error naming the problem for `wss://`, a non-loopback host, a missing port, a path or a query.
+ */
+export function parseRelayPolicy(value: string): { policy: string; host: string; port: number } | undefined {
+  if (value === 'remote') return { policy: value, host: '127.0.0.1', port: 0 };
+  if (!/^wss?:\/\//i.test(value)) return undefined;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new Error(`'${value}' is not a URL; expected ws://127.0.0.1:PORT`);
+  }
+  if (url.protocol !== 'ws:') throw new Error(`'${value}': the relay serves plain ws:// on this machine (no TLS); expected ws://127.0.0.1:PORT`);
+  if (!LOOPBACK.has(url.hostname)) throw new Error(`'${value}': the relay only listens on loopback (127.0.0.1, localhost, [::1]); forward a remote model's port (ssh -L) instead`);
+  if (!url.port) throw new Error(`'${value}': give the port, e.g. ws://127.0.0.1:40123 (or --policy remote for any free port)`);
+  if ((url.pathname !== '/' && url.pathname !== '') || url.search || url.username || url.password) throw new Error(`'${value}': expected ws://HOST:PORT without a path, query or credentials (the token is printed by the runner)`);
+  return { policy: `ws://${url.host}`, host: url.hostname === '[::1]' ? '::1' : url.hostname, port: Number(url.port) };
 }
