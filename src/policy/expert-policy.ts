@@ -83,11 +83,12 @@ export const DEFAULT_EXPERT: ExpertOptions = {
 export const GROUP_LINK_DISTANCE = 1.8;
 
 /**
- * Pedestrians as ORCA discs, with standing pedestrians (< 0.1 m/s) linked within
- * GROUP_LINK_DISTANCE merged into one disc around the group (centroid, radius to the farthest
- * member plus its own radius): the expert goes around a conversing group or a queue, never between
- * its members (SidewalkBench's success rule for those scenarios), and ORCA sees one convex body
- * instead of a cluster it could get stuck in.
+ * Pedestrians as ORCA discs. Standing pedestrians (< 0.1 m/s) linked within GROUP_LINK_DISTANCE
+ * form a group the expert passes as a whole, never between its members (SidewalkBench's success
+ * rule for Conversing and Queuing): a compact group (a conversing circle) becomes one disc around it,
+ * so ORCA sees one convex body instead of a cluster to get stuck in; an elongated one (a queue)
+ * becomes its members plus a disc between each linked pair, a chain with no gap, since one disc
+ * around a queue would block the whole sidewalk.
  */
 export function pedestrianDiscs(obs: Pick<Observation, 'pedestrians' | 'pedestrianVelocities'>, margin: number): OrcaNeighbor[] {
   const n = obs.pedestrians.length;
@@ -103,15 +104,33 @@ export function pedestrianDiscs(obs: Pick<Observation, 'pedestrians' | 'pedestri
   }
   const groups = new Map<number, number[]>();
   for (let i = 0; i < n; i++) groups.set(find(i), [...(groups.get(find(i)) ?? []), i]);
-  return [...groups.values()].map((members) => {
-    const cx = members.reduce((a, i) => a + obs.pedestrians[i].x, 0) / members.length;
-    const cy = members.reduce((a, i) => a + obs.pedestrians[i].y, 0) / members.length;
-    const r = Math.max(...members.map((i) => Math.hypot(obs.pedestrians[i].x - cx, obs.pedestrians[i].y - cy) + obs.pedestrians[i].radius));
-    const vx = members.length === 1 ? obs.pedestrianVelocities[members[0]]?.[0] ?? 0 : 0;
-    const vy = members.length === 1 ? obs.pedestrianVelocities[members[0]]?.[1] ?? 0 : 0;
-    return { position: { x: cx, y: cy }, velocity: { x: vx, y: vy }, radius: r + margin };
-  });
+  const out: OrcaNeighbor[] = [];
+  for (const members of groups.values()) {
+    const ped = (i: number) => obs.pedestrians[i];
+    const cx = members.reduce((a, i) => a + ped(i).x, 0) / members.length;
+    const cy = members.reduce((a, i) => a + ped(i).y, 0) / members.length;
+    const r = Math.max(...members.map((i) => Math.hypot(ped(i).x - cx, ped(i).y - cy) + ped(i).radius));
+    if (members.length === 1 || r <= COMPACT_GROUP_RADIUS) {
+      const vx = members.length === 1 ? obs.pedestrianVelocities[members[0]]?.[0] ?? 0 : 0;
+      const vy = members.length === 1 ? obs.pedestrianVelocities[members[0]]?.[1] ?? 0 : 0;
+      out.push({ position: { x: cx, y: cy }, velocity: { x: vx, y: vy }, radius: r + margin });
+      continue;
+    }
+    // An elongated group (a queue): its members plus a disc between every linked pair, so the chain
+    // has no gap to squeeze through.
+    for (const i of members) out.push({ position: { x: ped(i).x, y: ped(i).y }, velocity: { x: 0, y: 0 }, radius: ped(i).radius + margin });
+    for (const i of members) {
+      for (const j of members) {
+        if (j <= i || Math.hypot(ped(i).x - ped(j).x, ped(i).y - ped(j).y) >= GROUP_LINK_DISTANCE) continue;
+        out.push({ position: { x: (ped(i).x + ped(j).x) / 2, y: (ped(i).y + ped(j).y) / 2 }, velocity: { x: 0, y: 0 }, radius: ped(i).radius + margin });
+      }
+    }
+  }
+  return out;
 }
+
+/** A standing group whose members all lie within this radius of its centre is avoided as one disc, metres. */
+export const COMPACT_GROUP_RADIUS = 1.3;
 
 export class ExpertPolicy implements EpisodePolicy {
   readonly name = 'expert';
