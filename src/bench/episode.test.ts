@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Polygon, Vec2 } from '../core/geometry2d';
+import type { Ring, Vec2 } from '../core/geometry2d';
 import { ExpertPolicy } from '../policy/expert-policy';
 import type { PedestrianDisc } from '../robot/failure-monitor';
 import { DELIVERY_ROBOT } from '../robot/robot-spec';
@@ -8,7 +8,7 @@ import { runEpisode, type EpisodePolicy, type PedestrianSim } from './episode';
 import { ScenarioSchema, type Scenario } from './scenario';
 
 /** A straight sidewalk 40 m long, 3 m wide, along +x, with optional posts. */
-function sidewalk(obstacles: Polygon[] = []) {
+function sidewalk(obstacles: Ring[] = []) {
   return { isWalkable: (x: number, y: number) => x >= -2 && x <= 40 && Math.abs(y) <= 1.5, obstacles };
 }
 
@@ -70,14 +70,14 @@ describe('runEpisode', () => {
   });
 
   it('the expert goes around a lamp post on its route', async () => {
-    const post: Polygon = [[7, -0.15], [7.3, -0.15], [7.3, 0.15], [7, 0.15]];
+    const post: Ring = [[7, -0.15], [7.3, -0.15], [7.3, 0.15], [7, 0.15]];
     const r = await runEpisode(scenario(), 0, 1, env(new ExpertPolicy(DELIVERY_ROBOT), sidewalk([post])));
     expect(r.failures).toEqual([]);
     expect(r.end).toBe('goal');
   });
 
   it('a blind policy hits the post and the episode ends in a collision at the post', async () => {
-    const post: Polygon = [[7, -0.15], [7.3, -0.15], [7.3, 0.15], [7, 0.15]];
+    const post: Ring = [[7, -0.15], [7.3, -0.15], [7.3, 0.15], [7, 0.15]];
     const r = await runEpisode(scenario(), 0, 1, env(new Constant({ v: 1, w: 0 }), sidewalk([post])));
     expect(r.end).toBe('failure');
     expect(r.success).toBe(false);

@@ -5,7 +5,7 @@
  * at every sub-step. Pure TypeScript; the world, crowd, policy and optional renderer are injected,
  * so the same loop runs the expert on the CPU and an ONNX policy on GPU frames.
  */
-import type { Polygon, Vec2 } from '../core/geometry2d';
+import type { Ring, Vec2 } from '../core/geometry2d';
 import { FailureMonitor, type FailureEvent, type FailureWorld, type PedestrianDisc } from '../robot/failure-monitor';
 import type { RobotSpec } from '../robot/robot-spec';
 import { RouteTracker } from '../robot/route-tracker';
@@ -40,7 +40,7 @@ export interface Observation {
   pedestrianVelocities: Vec2[];
   pedestrianGestures: ('none' | 'stop' | 'talk')[];
   /** Privileged: the world's static obstacles (CCW polygons). */
-  obstacles: Polygon[];
+  obstacles: Ring[];
   /** Privileged: boundary segments of the walkable area (empty when unknown). */
   walkableEdges: [Vec2, Vec2][];
 }

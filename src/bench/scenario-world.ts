@@ -2,7 +2,7 @@
  * The world an episode runs in, as the episode loop and the pedestrians need it: walkability and
  * static obstacles of a procedural world (cached per seed).
  */
-import type { Polygon, Vec2 } from '../core/geometry2d';
+import type { Ring, Vec2 } from '../core/geometry2d';
 import { union } from '../world/clipping';
 import type { FailureWorld } from '../robot/failure-monitor';
 import { isWalkable } from '../world/queries';
@@ -31,7 +31,7 @@ export function scenarioWorld(s: Scenario): ScenarioWorld {
   let w = cache.get(s.world.seed);
   if (!w) {
     const world = suiteWorld(s.world.seed);
-    const obstacles: Polygon[] = world.obstacles.map((o) => o.footprint.map(([x, y]) => [x, y] as [number, number]));
+    const obstacles: Ring[] = world.obstacles.map((o) => o.footprint.map(([x, y]) => [x, y] as [number, number]));
     const walkable = union(world.zones.sidewalk, world.zones.crosswalk);
     const walkableEdges: [Vec2, Vec2][] = [];
     for (const poly of walkable) {

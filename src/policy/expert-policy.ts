@@ -14,7 +14,7 @@
  * `edgeRange` is added as two-sided segment obstacles so the expert does not dodge off the
  * sidewalk, and it stops for a pedestrian raising a stop gesture ahead (SidewalkBench's Gesturing).
  */
-import { closestOnSegment, type Polygon } from '../core/geometry2d';
+import { closestOnSegment, type Ring } from '../core/geometry2d';
 import type { EpisodePolicy, Observation } from '../bench/episode';
 import { computeNewVelocity, type OrcaNeighbor } from '../crowd/orca';
 import { buildObstacleVertices, obstacleNeighbors, type ObstacleVertex } from '../crowd/obstacles';
@@ -135,7 +135,7 @@ export const COMPACT_GROUP_RADIUS = 1.3;
 export class ExpertPolicy implements EpisodePolicy {
   readonly name = 'expert';
   readonly rateHz: number;
-  private obstacles: Polygon[] | null = null;
+  private obstacles: Ring[] | null = null;
   private vertices: ObstacleVertex[] = [];
   private range: [number, number] = [0, 0];
   private discs: OrcaNeighbor[] = [];
@@ -151,7 +151,7 @@ export class ExpertPolicy implements EpisodePolicy {
     const s = obs.state;
     if (obs.obstacles !== this.obstacles) {
       this.obstacles = obs.obstacles;
-      const large: Polygon[] = [];
+      const large: Ring[] = [];
       this.discs = [];
       for (const p of obs.obstacles) {
         const cx = p.reduce((a, q) => a + q[0], 0) / p.length;

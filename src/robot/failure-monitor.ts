@@ -5,7 +5,7 @@
  * along the route for a set time). Events are edge-triggered: one event when a contact or an
  * excursion begins, none while it lasts.
  */
-import { polygonIntersectsCircle, polygonsIntersect, polygonBounds, type Polygon, type Vec2 } from '../core/geometry2d';
+import { ringIntersectsCircle, ringsIntersect, boxOf, type Ring, type Vec2 } from '../core/geometry2d';
 import type { RobotSpec } from './robot-spec';
 import { footprintCorners, type RobotState } from './unicycle';
 
@@ -28,7 +28,7 @@ export interface FailureWorld {
   /** Whether a ground point is on the sidewalk or a crosswalk. */
   isWalkable(x: number, y: number): boolean;
   /** Static obstacles, counter-clockwise polygons, metres. */
-  obstacles: Polygon[];
+  obstacles: Ring[];
 }
 
 /** A pedestrian's collision cylinder at this sub-step. */
@@ -63,7 +63,7 @@ export class FailureMonitor {
     private readonly spec: RobotSpec,
     private readonly options: FailureMonitorOptions = DEFAULT_FAILURE_OPTIONS,
   ) {
-    this.bounds = world.obstacles.map(polygonBounds);
+    this.bounds = world.obstacles.map(boxOf);
   }
 
   /**
@@ -80,7 +80,7 @@ export class FailureMonitor {
     this.world.obstacles.forEach((poly, i) => {
       const [x0, y0, x1, y1] = this.bounds[i];
       if (state.x + reach < x0 || state.x - reach > x1 || state.y + reach < y0 || state.y - reach > y1) return;
-      if (polygonsIntersect(fp, poly)) touching.add(i);
+      if (ringsIntersect(fp, poly)) touching.add(i);
     });
     for (const i of touching) if (!this.touchingObstacles.has(i)) at('collision-obstacle', i);
     this.touchingObstacles = touching;
@@ -88,7 +88,7 @@ export class FailureMonitor {
     const touchingPeds = new Set<number>();
     pedestrians.forEach((p, i) => {
       if (Math.hypot(p.x - state.x, p.y - state.y) > reach + p.radius) return;
-      if (polygonIntersectsCircle(fp, p.x, p.y, p.radius)) touchingPeds.add(i);
+      if (ringIntersectsCircle(fp, p.x, p.y, p.radius)) touchingPeds.add(i);
     });
     for (const i of touchingPeds) if (!this.touchingPedestrians.has(i)) at('collision-pedestrian', i);
     this.touchingPedestrians = touchingPeds;
@@ -121,7 +121,7 @@ export class FailureMonitor {
 }
 
 /** Corners plus `n` evenly spaced points inside each edge of a polygon. */
-export function footprintSamples(poly: Polygon, n: number): Vec2[] {
+export function footprintSamples(poly: Ring, n: number): Vec2[] {
   const out: Vec2[] = [];
   for (let i = 0; i < poly.length; i++) {
     const [ax, ay] = poly[i];

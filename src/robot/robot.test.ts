@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Polygon } from '../core/geometry2d';
+import type { Ring } from '../core/geometry2d';
 import { FailureMonitor } from './failure-monitor';
 import { pdControl, pdControlSequence } from './pd-controller';
 import { DELIVERY_ROBOT, type RobotSpec } from './robot-spec';
@@ -102,8 +102,8 @@ describe('RouteTracker', () => {
 });
 
 describe('FailureMonitor', () => {
-  const sidewalk: Polygon = [[-5, -1.5], [50, -1.5], [50, 1.5], [-5, 1.5]];
-  const post: Polygon = [[5, -0.1], [5.2, -0.1], [5.2, 0.1], [5, 0.1]];
+  const sidewalk: Ring = [[-5, -1.5], [50, -1.5], [50, 1.5], [-5, 1.5]];
+  const post: Ring = [[5, -0.1], [5.2, -0.1], [5.2, 0.1], [5, 0.1]];
   const world = { isWalkable: (x: number, y: number) => x >= -5 && x <= 50 && Math.abs(y) <= 1.5, obstacles: [post] };
 
   it('records one obstacle collision when the footprint touches a lamp post, not on a near miss', () => {

@@ -8,11 +8,10 @@
  * - obstacles handed to ORCA are single CCW rings without holes (RVO2 `addObstacle` convention).
  */
 
-/** A point or vector in the ground plane, metres. */
-export type Vec2 = [number, number];
+import { boxOf, orient, pointInRing, pointRingDistance, pointSegmentDistance, segmentsIntersect, signedArea, type Box, type Ring, type Vec2 } from '../core/geometry2d';
 
-/** A closed polygon boundary as an open vertex list (n ≥ 3, first vertex not repeated), metres. */
-export type Ring = Vec2[];
+// The primitives live in src/core/geometry2d.ts (shared with the robot and the benchmark).
+export { boxOf, orient, pointInRing, pointRingDistance, pointSegmentDistance, segmentsIntersect, signedArea, type Box, type Ring, type Vec2 };
 
 /** A polygon with holes: `outer` CCW, each hole CW and inside `outer`. */
 export interface Polygon {
@@ -23,15 +22,6 @@ export interface Polygon {
 /** A set of disjoint polygons (interiors do not overlap). */
 export type MultiPolygon = Polygon[];
 
-/** Axis-aligned box `[minX, minY, maxX, maxY]`, metres. */
-export type Box = [number, number, number, number];
-
-/** Signed area of a ring (shoelace formula), m²: positive when CCW. */
-export function signedArea(ring: Ring): number {
-  let a = 0;
-  for (let i = 0, n = ring.length, j = n - 1; i < n; j = i++) a += ring[j][0] * ring[i][1] - ring[i][0] * ring[j][1];
-  return a / 2;
-}
 
 /** Area of a polygon (outer minus holes), m². */
 export function polygonArea(p: Polygon): number {
@@ -48,33 +38,9 @@ export function toCCW(ring: Ring): Ring {
   return signedArea(ring) < 0 ? ring.slice().reverse() : ring;
 }
 
-/** Bounding box of a point list. @throws RangeError on an empty list. */
-export function boxOf(points: readonly Vec2[]): Box {
-  if (points.length === 0) throw new RangeError('boxOf: empty point list');
-  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
-  for (const [x, y] of points) {
-    if (x < x0) x0 = x;
-    if (y < y0) y0 = y;
-    if (x > x1) x1 = x;
-    if (y > y1) y1 = y;
-  }
-  return [x0, y0, x1, y1];
-}
-
 /** Whether two boxes overlap (closed intervals), optionally grown by `margin` metres. */
 export function boxesOverlap(a: Box, b: Box, margin = 0): boolean {
   return a[0] - margin <= b[2] && b[0] - margin <= a[2] && a[1] - margin <= b[3] && b[1] - margin <= a[3];
-}
-
-/** Even-odd point-in-ring test (points exactly on an edge may go either way). */
-export function pointInRing(x: number, y: number, ring: Ring): boolean {
-  let inside = false;
-  for (let i = 0, n = ring.length, j = n - 1; i < n; j = i++) {
-    const [xi, yi] = ring[i];
-    const [xj, yj] = ring[j];
-    if (yi > y !== yj > y && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) inside = !inside;
-  }
-  return inside;
 }
 
 /** Point-in-polygon: inside the outer ring and in no hole. */
@@ -87,26 +53,6 @@ export function pointInPolygon(x: number, y: number, p: Polygon): boolean {
 /** Point in any polygon of a multipolygon. */
 export function pointInMultiPolygon(x: number, y: number, mp: MultiPolygon): boolean {
   for (const p of mp) if (pointInPolygon(x, y, p)) return true;
-  return false;
-}
-
-/** 2D cross product of (b − a) × (c − a). */
-export function orient(a: Vec2, b: Vec2, c: Vec2): number {
-  return (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0]);
-}
-
-function onSegment(a: Vec2, b: Vec2, p: Vec2): boolean {
-  return Math.min(a[0], b[0]) <= p[0] && p[0] <= Math.max(a[0], b[0]) && Math.min(a[1], b[1]) <= p[1] && p[1] <= Math.max(a[1], b[1]);
-}
-
-/** Whether closed segments ab and cd intersect (touching and collinear overlap count). */
-export function segmentsIntersect(a: Vec2, b: Vec2, c: Vec2, d: Vec2): boolean {
-  const d1 = orient(c, d, a), d2 = orient(c, d, b), d3 = orient(a, b, c), d4 = orient(a, b, d);
-  if (((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) && ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0))) return true;
-  if (d1 === 0 && onSegment(c, d, a)) return true;
-  if (d2 === 0 && onSegment(c, d, b)) return true;
-  if (d3 === 0 && onSegment(a, b, c)) return true;
-  if (d4 === 0 && onSegment(a, b, d)) return true;
   return false;
 }
 
@@ -125,15 +71,6 @@ export function segmentIntersection(a: Vec2, b: Vec2, c: Vec2, d: Vec2): [number
   return [t, u];
 }
 
-/** Distance from point p to segment ab, metres. */
-export function pointSegmentDistance(px: number, py: number, a: Vec2, b: Vec2): number {
-  const dx = b[0] - a[0], dy = b[1] - a[1];
-  const l2 = dx * dx + dy * dy;
-  let t = l2 > 0 ? ((px - a[0]) * dx + (py - a[1]) * dy) / l2 : 0;
-  t = t < 0 ? 0 : t > 1 ? 1 : t;
-  return Math.hypot(px - a[0] - t * dx, py - a[1] - t * dy);
-}
-
 /** Distance between segments ab and cd (0 when they intersect), metres. */
 export function segmentSegmentDistance(a: Vec2, b: Vec2, c: Vec2, d: Vec2): number {
   if (segmentsIntersect(a, b, c, d)) return 0;
@@ -143,13 +80,6 @@ export function segmentSegmentDistance(a: Vec2, b: Vec2, c: Vec2, d: Vec2): numb
     pointSegmentDistance(c[0], c[1], a, b),
     pointSegmentDistance(d[0], d[1], a, b),
   );
-}
-
-/** Distance from a point to the boundary of a ring, metres. */
-export function pointRingDistance(x: number, y: number, ring: Ring): number {
-  let best = Infinity;
-  for (let i = 0, n = ring.length, j = n - 1; i < n; j = i++) best = Math.min(best, pointSegmentDistance(x, y, ring[j], ring[i]));
-  return best;
 }
 
 /**
