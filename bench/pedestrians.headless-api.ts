@@ -3,6 +3,7 @@
  * of procedural-body pedestrians walking in front of a robot-eye camera (0.5 m high), driven by
  * the procedural gait, skinned on the GPU and drawn by the pedestrian pass over a grey ground.
  */
+import { median } from '../src/bench/metrics';
 import { cameraModel, type CameraModel, type PinholeCamera } from '../src/gpu/camera';
 import { acquireDevice, describeAdapter } from '../src/gpu/device';
 import { OpaqueQuadPass } from '../src/gpu/opaque-quad-pass';
@@ -142,8 +143,6 @@ export interface PedestrianBenchResult {
   triangles: number;
   rows: PedestrianBenchRow[];
 }
-
-const median = (xs: number[]) => (xs.length ? [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] : NaN);
 
 /**
  * Frame time against pedestrian count. Skinning is timed as the gap between an empty timed

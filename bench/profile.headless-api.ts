@@ -4,6 +4,7 @@
  * walkers, sweeping pedestrian count, splat count and resolution one axis at a time around a base
  * configuration, and reports per-pass GPU times (timestamp queries) and wall-clock frame times.
  */
+import { median } from '../src/bench/metrics';
 import { acquireDevice, describeAdapter } from '../src/gpu/device';
 import { suiteWorld } from '../src/bench/suites';
 import { CitySplats } from '../src/app/city-splats';
@@ -53,7 +54,6 @@ export interface ProfileResult {
   rows: ProfileRow[];
 }
 
-const median = (xs: number[]) => (xs.length ? [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] : NaN);
 const PASS_KEYS: Record<string, string> = {
   pedestrians: 'pedestrians', markers: 'markers', preprocess: 'splats.preprocess', sort: 'splats.preprocess→splats.raster', raster: 'splats.raster', present: 'present',
 };

@@ -2,6 +2,7 @@
  * Browser side of `npm run bench:splats`: renders synthetic splat clouds at several counts and
  * resolutions and reports wall-clock frame time and per-pass GPU time (timestamp queries).
  */
+import { median } from '../src/bench/metrics';
 import { cameraModel } from '../src/gpu/camera';
 import { acquireDevice, describeAdapter } from '../src/gpu/device';
 import { GpuProfiler } from '../src/gpu/profiler';
@@ -36,8 +37,6 @@ export interface SplatBenchResult {
   timestamps: boolean;
   rows: SplatBenchRow[];
 }
-
-const median = (xs: number[]) => (xs.length ? [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] : NaN);
 
 export async function runSplatBenchmark(req: SplatBenchRequest): Promise<SplatBenchResult> {
   const acquired = await acquireDevice({ optionalFeatures: ['timestamp-query'] });

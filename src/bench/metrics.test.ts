@@ -49,3 +49,12 @@ describe('metrics on hand-made trajectories', () => {
     expect(meanStd([0.5]).std).toBe(0);
   });
 });
+
+describe('median', () => {
+  it('takes the middle value (upper middle for even counts)', async () => {
+    const { median } = await import('./metrics');
+    expect(median([3, 1, 2])).toBe(2);
+    expect(median([4, 1, 3, 2])).toBe(3);
+    expect(median([])).toBeNaN();
+  });
+});

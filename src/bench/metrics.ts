@@ -116,3 +116,8 @@ export function meanStd(values: number[]): { mean: number; std: number; n: numbe
   const v = n > 1 ? values.reduce((a, b) => a + (b - mean) ** 2, 0) / (n - 1) : 0;
   return { mean, std: Math.sqrt(v), n };
 }
+
+/** Median of a sample (the upper middle value for an even count), NaN for none. */
+export function median(values: readonly number[]): number {
+  return values.length ? [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] : NaN;
+}
