@@ -3,12 +3,9 @@
  * 127.0.0.1 (random port, the project's config), launches /usr/bin/chromium with the SwiftShader
  * flags (test/chromium-flags.ts) through playwright-core, and opens `index.html` with query options.
  */
-import { resolve } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { createServer, type ViteDevServer } from 'vite';
+import { startViteServer } from '../src/cli/browser-harness';
 import { CHROMIUM_PATH, HARDWARE_GPU_FLAGS, SWIFTSHADER_FLAGS } from './chromium-flags';
-
-const ROOT = resolve(import.meta.dirname, '..');
 
 /** A running demo server and browser. */
 export interface DemoHarness {
@@ -21,16 +18,7 @@ export interface DemoHarness {
 
 /** Starts Vite and Chromium. @param hardwareGpu use the GPU flags instead of SwiftShader. */
 export async function startDemo(options: { headed?: boolean; hardwareGpu?: boolean } = {}): Promise<DemoHarness> {
-  const server: ViteDevServer = await createServer({
-    root: ROOT,
-    configFile: resolve(ROOT, 'vite.config.ts'),
-    logLevel: 'error',
-    server: { host: '127.0.0.1', port: 0, strictPort: false, hmr: false, watch: null },
-  });
-  await server.listen();
-  const address = server.httpServer?.address();
-  if (!address || typeof address === 'string') throw new Error('vite: no listening address');
-  const origin = `http://127.0.0.1:${address.port}`;
+  const { server, origin } = await startViteServer();
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: !options.headed, args: options.hardwareGpu ? HARDWARE_GPU_FLAGS : SWIFTSHADER_FLAGS });
   return {
     origin,

@@ -31,6 +31,28 @@ export interface Harness {
   call<T>(fn: string, arg: unknown): Promise<T>;
 }
 
+/**
+ * Serves the project with Vite on 127.0.0.1 (a free port, the project's vite.config.ts, whose
+ * optimizeDeps list pre-bundles CommonJS/UMD dependencies), without HMR or file watching.
+ *
+ * @throws Error when the server does not report a listening address.
+ */
+export async function startViteServer(): Promise<{ server: ViteDevServer; origin: string }> {
+  const server = await createServer({
+    root: ROOT,
+    configFile: resolve(ROOT, 'vite.config.ts'),
+    logLevel: 'error',
+    server: { host: '127.0.0.1', port: 0, strictPort: false, hmr: false, watch: null },
+  });
+  await server.listen();
+  const address = server.httpServer?.address();
+  if (!address || typeof address === 'string') {
+    await server.close();
+    throw new Error('vite: no listening address');
+  }
+  return { server, origin: `http://127.0.0.1:${address.port}` };
+}
+
 /** A user-facing error: the CLI prints its message alone and exits 1. */
 export class CliError extends Error {}
 
@@ -48,17 +70,8 @@ export async function withHarness<T>(options: HarnessOptions, body: (h: Harness)
   let server: ViteDevServer | undefined;
   let browser: Browser | undefined;
   try {
-    server = await createServer({
-      root: ROOT,
-      // The project's config: its optimizeDeps list pre-bundles CommonJS/UMD dependencies.
-      configFile: resolve(ROOT, 'vite.config.ts'),
-      logLevel: 'error',
-      server: { host: '127.0.0.1', port: 0, strictPort: false, hmr: false, watch: null },
-    });
-    await server.listen();
-    const address = server.httpServer?.address();
-    if (!address || typeof address === 'string') throw new Error('vite: no listening address');
-    const origin = `http://127.0.0.1:${address.port}`;
+    let origin: string;
+    ({ server, origin } = await startViteServer());
     const args = options.hardwareGpu ? HARDWARE_GPU_FLAGS : SWIFTSHADER_FLAGS;
     browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: !options.headed, args });
     const page = await browser.newPage();
