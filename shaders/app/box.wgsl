@@ -55,12 +55,6 @@ fn faceNormal(f: u32) -> vec3f {
   }
 }
 
-fn rotateYaw(v: vec3f, yaw: f32) -> vec3f {
-  let c = cos(yaw);
-  let s = sin(yaw);
-  return vec3f(c * v.x - s * v.y, s * v.x + c * v.y, v.z);
-}
-
 @vertex
 fn vertexMain(@builtin(vertex_index) vi: u32, @builtin(instance_index) n: u32) -> VertexOut {
   let box = boxes[n];
@@ -69,12 +63,7 @@ fn vertexMain(@builtin(vertex_index) vi: u32, @builtin(instance_index) n: u32) -
   let world = box.centre + rotateYaw(local, box.yaw);
   let t = worldToCamera(camera, world);
   var out: VertexOut;
-  out.clip = vec4f(
-    2.0 * (camera.focal.x * t.x + camera.principal.x * t.z) / camera.viewport.x - t.z,
-    t.z - 2.0 * (camera.focal.y * t.y + camera.principal.y * t.z) / camera.viewport.y,
-    camera.far * (t.z - camera.near) / (camera.far - camera.near),
-    t.z,
-  );
+  out.clip = cameraToClip(camera, t);
   out.normal = rotateYaw(faceNormal(f), box.yaw);
   out.instance = n;
   return out;

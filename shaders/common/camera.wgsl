@@ -34,3 +34,21 @@ fn pixelToClip(camera: Camera, px: vec2f, ndcDepth: f32) -> vec4f {
   let ndc = vec2f(px.x / camera.viewport.x * 2.0 - 1.0, 1.0 - px.y / camera.viewport.y * 2.0);
   return vec4f(ndc, ndcDepth, 1.0);
 }
+
+// Camera-frame point -> perspective clip position (w = z, so depth and attributes interpolate
+// perspective-correctly): the pinhole projection with the principal point, y flipped to NDC up,
+// and cameraDepthToNdc's depth, all multiplied by z.
+fn cameraToClip(camera: Camera, t: vec3f) -> vec4f {
+  return vec4f(
+    2.0 * (camera.focal.x * t.x + camera.principal.x * t.z) / camera.viewport.x - t.z,
+    t.z - 2.0 * (camera.focal.y * t.y + camera.principal.y * t.z) / camera.viewport.y,
+    camera.far * (t.z - camera.near) / (camera.far - camera.near),
+    t.z);
+}
+
+// Rotation of a body-frame vector about world +z by `yaw` radians (counter-clockwise).
+fn rotateYaw(v: vec3f, yaw: f32) -> vec3f {
+  let c = cos(yaw);
+  let s = sin(yaw);
+  return vec3f(c * v.x - s * v.y, s * v.x + c * v.y, v.z);
+}

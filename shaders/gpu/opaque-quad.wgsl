@@ -13,10 +13,7 @@ struct Quad {
 @vertex
 fn vertexMain(@builtin(vertex_index) vi: u32) -> @builtin(position) vec4f {
   let t = worldToCamera(camera, quad.corners[vi].xyz);
-  // Perspective projection of the camera-frame point to clip space (w = z).
-  let px = camera.focal * t.xy / t.z + camera.principal;
-  let clip = pixelToClip(camera, px, cameraDepthToNdc(camera, t.z));
-  return vec4f(clip.xyz * t.z, t.z);
+  return cameraToClip(camera, t);
 }
 
 @fragment

@@ -39,12 +39,6 @@ struct VertexOut {
   @location(3) @interpolate(flat) instance: u32,
 }
 
-fn rotateYaw(v: vec3f, yaw: f32) -> vec3f {
-  let c = cos(yaw);
-  let s = sin(yaw);
-  return vec3f(c * v.x - s * v.y, s * v.x + c * v.y, v.z);
-}
-
 @vertex
 fn vertexMain(
   @builtin(vertex_index) v: u32,
@@ -59,12 +53,7 @@ fn vertexMain(
   let rel = ((inst.position - camera.eyeHigh) - camera.eyeLow) + rotateYaw(p, inst.yaw);
   let t = (camera.viewRotation * vec4f(rel, 0.0)).xyz;
   var out: VertexOut;
-  out.clip = vec4f(
-    2.0 * (camera.focal.x * t.x + camera.principal.x * t.z) / camera.viewport.x - t.z,
-    t.z - 2.0 * (camera.focal.y * t.y + camera.principal.y * t.z) / camera.viewport.y,
-    camera.far * (t.z - camera.near) / (camera.far - camera.near),
-    t.z,
-  );
+  out.clip = cameraToClip(camera, t);
   out.normal = rotateYaw(nb, inst.yaw);
   out.region = region;
   out.restHeight = restHeight;
