@@ -23,6 +23,7 @@ import { bakeFurniture } from './furniture';
 import { bakeCurbFaces, bakeGroundZones, bakeLaneMarkings, bakeSlabJoints, bakeZebraStripes, inHalfOpenBox } from './ground';
 import { deriveSeed } from '../../core/random';
 import { SplatBuilder } from './splat-builder';
+import type { SplatBackground } from '../../splats/splat-background';
 
 /** Default chunk side length, metres. */
 export const DEFAULT_CHUNK_SIZE = 32;
@@ -212,7 +213,7 @@ export function assembleChunks(chunks: readonly BakedChunk[], out?: SplatCloud):
  * cloud with `changed: false`, so the caller re-uploads to the GPU only then. CPU only (runs in
  * Node and in the page).
  */
-export class ChunkedWorld {
+export class ChunkedWorld implements SplatBackground {
   readonly grid: ChunkGrid;
   private readonly cache = new Map<number, BakedChunk>();
   private assembly: SplatCloud | null = null;
