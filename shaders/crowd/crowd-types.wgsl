@@ -1,4 +1,4 @@
-// Structs shared by the crowd kernels (neighbor-grid.wgsl, orca.wgsl); prepended by the loader.
+// Structs shared by the crowd kernels (neighbor-grid.wgsl, orca.wgsl, behaviours.wgsl); prepended by the loader.
 // Host-side twins: src/crowd/gpu-layout.ts (checked by crowd-layout.browser.test.ts).
 // World frame Z up; the crowd lives in the x-y plane. SI units.
 
@@ -54,15 +54,4 @@ struct StateMetrics {
   overlapAgents: atomic<u32>,
   reachedAgents: atomic<u32>,
   speedSumMilli: atomic<u32>,   // sum of round(1000 * speed)
-}
-
-// Grid cell of a position in environment env (clamped: 1-Lipschitz per axis, so agents within
-// one cellSize stay within one cell of each other and the 3x3 search stays exact).
-fn cellCoord(p: vec2f) -> vec2i {
-  let c = vec2i(floor((p - params.gridOrigin) / params.cellSize));
-  return clamp(c, vec2i(0), vec2i(i32(params.gridWidth) - 1, i32(params.gridHeight) - 1));
-}
-
-fn cellIndex(env: u32, c: vec2i) -> u32 {
-  return (env * params.gridHeight + u32(c.y)) * params.gridWidth + u32(c.x);
 }

@@ -1,5 +1,5 @@
 // Uniform-grid neighbour structure for the crowd, rebuilt every step (counting sort by cell).
-// Prepended: crowd/crowd-types.wgsl.
+// Prepended: crowd/crowd-types.wgsl, crowd/grid-cell.wgsl.
 //
 // Steps, driven by src/crowd/neighbor-grid-pass.ts:
 //   0. (host) clearBuffer(cellCounts)

@@ -1,6 +1,7 @@
 /**
  * The GPU crowd: ORCA for every agent of every environment, one thread per agent
- * (`shaders/crowd/orca.wgsl`), with a uniform-grid neighbour search rebuilt on the GPU each step
+ * (`shaders/crowd/orca.wgsl`; its half-planes live in `orca-core.wgsl`, shared with the pedestrian
+ * batch), with a uniform-grid neighbour search rebuilt on the GPU each step
  * (`shaders/crowd/neighbor-grid.wgsl` + {@link PrefixScan}). Same semantics as
  * {@link ReferenceCrowd} (float32 instead of float64). State stays on the GPU between steps; the
  * only readbacks are {@link GpuCrowd.readState} and {@link GpuCrowd.readMetrics}, on request.
@@ -12,8 +13,10 @@
  * `stateIndex`, the metrics slot of the state the step reads.
  */
 import crowdTypesWgsl from '../../shaders/crowd/crowd-types.wgsl?raw';
+import gridCellWgsl from '../../shaders/crowd/grid-cell.wgsl?raw';
 import linearProgramWgsl from '../../shaders/crowd/linear-program.wgsl?raw';
 import neighborGridWgsl from '../../shaders/crowd/neighbor-grid.wgsl?raw';
+import orcaCoreWgsl from '../../shaders/crowd/orca-core.wgsl?raw';
 import orcaWgsl from '../../shaders/crowd/orca.wgsl?raw';
 import { dispatchSize1d } from '../gpu/dispatch';
 import { PrefixScan } from '../gpu/prefix-scan';
@@ -22,6 +25,9 @@ import { OVERLAP_TOLERANCE, type StateMetrics } from './crowd-metrics';
 import { type CrowdSpec, validateCrowdSpec } from './crowd-spec';
 import { CROWD_PARAMS_LAYOUT as P, gridFor, packAgentParams, packAgentStates, packObstacleVertices, type CrowdGrid } from './gpu-layout';
 import { buildObstacleVertices } from './obstacles';
+
+/** WGSL prepended (after the struct files) to every kernel that builds ORCA half-planes and solves the LPs. */
+export const ORCA_PRELUDE = [linearProgramWgsl, orcaCoreWgsl];
 
 /** Invocations per workgroup of every crowd kernel (WGSL override `CROWD_WORKGROUP_SIZE`). */
 export const CROWD_WORKGROUP_SIZE = 64;
@@ -101,10 +107,10 @@ export class GpuCrowd {
     const { vertices, envRanges } = buildObstacleVertices(spec.obstacles, spec.envCount);
     const cellCount = spec.envCount * grid.width * grid.height;
 
-    const prelude = [crowdTypesWgsl];
+    const prelude = [crowdTypesWgsl, gridCellWgsl];
     const [gridModule, orcaModule] = await Promise.all([
       createShaderModule(device, 'crowd/neighbor-grid.wgsl', neighborGridWgsl, prelude),
-      createShaderModule(device, 'crowd/orca.wgsl', orcaWgsl, [crowdTypesWgsl, linearProgramWgsl]),
+      createShaderModule(device, 'crowd/orca.wgsl', orcaWgsl, [...prelude, ...ORCA_PRELUDE]),
     ]);
     const entry = (binding: number, type: GPUBufferBindingType, hasDynamicOffset = false): GPUBindGroupLayoutEntry => ({
       binding, visibility: GPUShaderStage.COMPUTE, buffer: { type, hasDynamicOffset, minBindingSize: binding === 0 ? P.size : 0 },

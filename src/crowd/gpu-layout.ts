@@ -11,6 +11,9 @@
  * | envObstacleRanges  | 8 B    | [begin, end) vertex range per env                            |
  * | metrics            | 16 B   | `StateMetrics` per state 0..maxSteps                         |
  * | params (uniform)   | 256 B  | `CrowdParams` per step slot (dynamic offset)                 |
+ *
+ * The pedestrian batch's structs (`shaders/crowd/pedestrian-types.wgsl`, used by behaviours.wgsl and
+ * src/crowd/gpu-pedestrian-batch.ts) are laid out by the PED_* and SLOT_STEP layouts below.
  */
 import { type CrowdSpec, maxNeighborDist } from './crowd-spec';
 import type { ObstacleVertex } from './obstacles';
@@ -25,6 +28,27 @@ export const CROWD_PARAMS_LAYOUT = {
   size: 48, agentCount: 0, stateIndex: 4, timeStep: 8, cellSize: 12, gridOrigin: 16, gridWidth: 24, gridHeight: 28,
   cellCount: 32, envCount: 36, overlapTolerance: 40,
 } as const;
+/** `PedParams`: one pedestrian's constants (pedestrian-types.wgsl). */
+export const PED_PARAMS_LAYOUT = {
+  size: 48, spawn: 0, point: 8, exit: 16, kind: 24, group: 28, order: 32, wait: 36, triggerDistance: 40, routeLen: 44,
+} as const;
+/** `PedState`: one pedestrian's behaviour state. */
+export const PED_STATE_LAYOUT = { size: 32, speed: 0, responsibility: 4, clock: 8, startAt: 12, pathStart: 16, pathEnd: 20, place: 24 } as const;
+/** `PedKinematics`: what the host reads back per pedestrian every step. */
+export const PED_KINEMATICS_LAYOUT = { size: 24, position: 0, velocity: 8, heading: 16, flags: 20 } as const;
+/** `SlotStep`: one slot's per-step inputs. */
+export const SLOT_STEP_LAYOUT = {
+  size: 48, robotPosition: 0, robotVelocity: 8, robotSpeed: 16, time: 20, dt: 24, pedCount: 28, running: 32, obstacleBegin: 36, obstacleEnd: 40,
+} as const;
+/** `PedParams.kind` values, in the order of the `KIND_*` consts of pedestrian-types.wgsl (walk, idle, static: no behaviour). */
+export const PEDESTRIAN_KINDS = ['obstructing', 'conversing', 'queuing', 'frontal', 'lateral', 'overtaking', 'ped-crossing', 'gesturing', 'walk', 'idle', 'static'] as const;
+/** `PedKinematics.flags`: bit 0 triggered, bits 1–2 the gesture (index into this list). */
+export const PED_FLAG_TRIGGERED = 1;
+export const PED_GESTURES = ['none', 'stop', 'talk'] as const;
+/** `PedState.startAt` / `PedParams.group` "not set" values (NEVER, 0xffffffff in WGSL). */
+export const PED_NEVER = 3.0e38;
+export const PED_NO_GROUP = 0xffffffff;
+
 export const STATE_METRICS_LAYOUT = { size: 16, minPairDistance: 0, overlapAgents: 4, reachedAgents: 8, speedSumMilli: 12 } as const;
 
 /** Packs `AgentParams` records (f32/u32 words). */

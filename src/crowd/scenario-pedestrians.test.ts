@@ -51,6 +51,21 @@ describe('ScenarioPedestrians behaviours', () => {
     expect(Math.abs(sim.discs()[1].x - 10)).toBeLessThan(0.15);
   });
 
+  it('queuing: a follower that closed up waits its own wait there, then is served', () => {
+    const sim = new ScenarioPedestrians([
+      spec({ behaviour: 'queuing', spawn: [10, 0], heading: 0, speed: 0, group: 0, params: { order: 0, wait: 2 } }),
+      spec({ behaviour: 'queuing', spawn: [9.2, 0], heading: 0, speed: 0, group: 0, params: { order: 1, wait: 4 } }),
+    ], [], 1);
+    drive(sim, 2.5, -20, 0);
+    expect(sim.triggered(0)).toBe(true); // head served at 2 s
+    expect(sim.triggered(1)).toBe(false); // its clock (2 s) is short of its 4 s wait: closes up instead
+    drive(sim, 3, -20, 0);
+    expect(sim.triggered(1)).toBe(false);
+    expect(Math.abs(sim.discs()[1].x - 10)).toBeLessThan(0.15);
+    drive(sim, 2, -20, 0); // 4 s after it started closing up
+    expect(sim.triggered(1)).toBe(true);
+  });
+
   it('frontal: walks toward the robot along the path once triggered, without giving way', () => {
     const sim = new ScenarioPedestrians([spec({ behaviour: 'frontal', spawn: [15, 0], heading: Math.PI, speed: 1.3, triggerDistance: 12, route: [[15, 0], [0, 0]] })], [], 1);
     drive(sim, 1, 0, 0);

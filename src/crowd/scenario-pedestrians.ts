@@ -46,6 +46,29 @@ export interface AnimationState {
   idle: boolean;
 }
 
+/** Obstacles farther than this from every pedestrian's spawn are left out of its ORCA, m. */
+export const OBSTACLE_RANGE = 60;
+
+/**
+ * The spawn positions of an episode's pedestrians, world x-y (m): each spec's spawn plus seeded
+ * jitter in [−SPAWN_JITTER, SPAWN_JITTER)² drawn from `createRng(seed).fork('pedestrians')`, x then y,
+ * pedestrian by pedestrian.
+ */
+export function jitteredSpawns(specs: readonly PedestrianSpec[], seed: number): Tuple[] {
+  const rng = createRng(seed).fork('pedestrians');
+  return specs.map((spec) => [spec.spawn[0] + rng.range(-SPAWN_JITTER, SPAWN_JITTER), spec.spawn[1] + rng.range(-SPAWN_JITTER, SPAWN_JITTER)]);
+}
+
+/** The polygons with a vertex closer than {@link OBSTACLE_RANGE} to any of `positions` (m). */
+export function obstaclesNear<P extends readonly Tuple[]>(obstacles: readonly P[], positions: readonly Tuple[]): P[] {
+  return obstacles.filter((poly) => poly.some(([x, y]) => positions.some((p) => Math.hypot(x - p[0], y - p[1]) < OBSTACLE_RANGE)));
+}
+
+/** ORCA responsibility of a behaviour: 0.5 for the cooperative walkers, 0 (never yields) otherwise. */
+export function initialResponsibility(behaviour: PedestrianSpec['behaviour']): number {
+  return behaviour === 'overtaking' || behaviour === 'ped-crossing' || behaviour === 'walk' || behaviour === 'idle' ? 0.5 : 0;
+}
+
 interface Ped {
   spec: PedestrianSpec;
   pos: Tuple;
@@ -56,8 +79,10 @@ interface Ped {
   path: Tuple[];
   speed: number;
   responsibility: number;
-  /** Queue: time since the head started waiting; index in line. */
+  /** Queue: time since its wait started, s. */
   clock: number;
+  /** Queue: the place in line it stands at or walks to (starts at `params.order`). */
+  place: number;
   gesture: AnimationState['gesture'];
   /** Lateral: the time at which to start walking (so as to meet the robot), s; Infinity when not set. */
   startAt: number;
@@ -65,7 +90,9 @@ interface Ped {
   pending: Tuple[];
 }
 
-const ORCA = { maxSpeed: 2.0, timeHorizon: 2, timeHorizonObst: 2, neighborDist: 5, maxNeighbors: 10 };
+/** Every pedestrian's ORCA parameters (m, s, m/s); the GPU batch sets its WGSL overrides from these. */
+export const PEDESTRIAN_ORCA = { maxSpeed: 2.0, timeHorizon: 2, timeHorizonObst: 2, neighborDist: 5, maxNeighbors: 10 } as const;
+const ORCA = PEDESTRIAN_ORCA;
 
 export class ScenarioPedestrians implements PedestrianSim {
   private readonly peds: Ped[];
@@ -78,27 +105,26 @@ export class ScenarioPedestrians implements PedestrianSim {
    * @param seed Episode seed: spawn jitter and queue timing derive from it.
    */
   constructor(specs: readonly PedestrianSpec[], obstacles: readonly Tuple[][], seed: number) {
-    const rng = createRng(seed).fork('pedestrians');
-    this.peds = specs.map((spec) => {
-      const pos: Tuple = [spec.spawn[0] + rng.range(-SPAWN_JITTER, SPAWN_JITTER), spec.spawn[1] + rng.range(-SPAWN_JITTER, SPAWN_JITTER)];
-      const cooperative = spec.behaviour === 'overtaking' || spec.behaviour === 'ped-crossing' || spec.behaviour === 'walk' || spec.behaviour === 'idle';
+    const spawns = jitteredSpawns(specs, seed);
+    this.peds = specs.map((spec, i) => {
       const walksAtOnce = spec.behaviour === 'walk';
       return {
         spec,
-        pos,
+        pos: spawns[i],
         vel: [0, 0],
         heading: spec.heading,
         triggered: false,
         path: walksAtOnce ? [...(spec.route ?? [])] : [],
         speed: spec.speed,
-        responsibility: cooperative ? 0.5 : 0,
+        responsibility: initialResponsibility(spec.behaviour),
         clock: 0,
+        place: Number(spec.params?.order ?? 0),
         gesture: spec.behaviour === 'conversing' ? 'talk' : 'none',
         startAt: Infinity,
         pending: [],
       } as Ped;
     });
-    const near = obstacles.filter((poly) => poly.some(([x, y]) => this.peds.some((p) => Math.hypot(x - p.pos[0], y - p.pos[1]) < 60)));
+    const near = obstaclesNear(obstacles, spawns);
     const built = buildObstacleVertices(near.map((p) => ({ env: 0, vertices: p.map(([x, y]) => ({ x, y })) })), 1);
     this.vertices = built.vertices;
     this.range = built.envRanges[0];
@@ -213,7 +239,10 @@ export class ScenarioPedestrians implements PedestrianSim {
     }
   }
 
-  /** Queue: the head is served after its wait and walks off; each follower steps up one place. */
+  /**
+   * Queue: the head is served after its wait and walks off; a follower whose places ahead emptied
+   * walks up to the first free place, and is served `params.wait` s after it started walking there.
+   */
   private queue(p: Ped, dt: number): void {
     const order = Number(p.spec.params?.order ?? 0);
     const members = this.peds.filter((q) => q.spec.behaviour === 'queuing' && q.spec.group === p.spec.group);
@@ -226,13 +255,17 @@ export class ScenarioPedestrians implements PedestrianSim {
       p.speed = 1.2;
       return;
     }
-    if (!p.triggered && ahead.length < order) {
-      // Someone ahead left: close up to the place ahead of us in the original line.
+    if (!p.triggered && ahead.length < p.place) {
+      // Someone ahead left: close up to the first free place of the original line, and wait there.
+      // (Only when the place changes: re-targeting the place it already stands at every step
+      // restarted its clock forever, so a follower whose wait exceeded the time it took to close up
+      // was never served.)
       const place = members.find((q) => Number(q.spec.params?.order ?? 0) === ahead.length);
       if (place && p.path.length === 0) {
         p.path = [place.spec.spawn as Tuple];
         p.speed = 0.6;
         p.clock = 0;
+        p.place = ahead.length;
       }
     }
   }

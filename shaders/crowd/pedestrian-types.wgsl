@@ -1,0 +1,68 @@
+// Structs of the GPU pedestrian batch (behaviours.wgsl); prepended after crowd-types.wgsl.
+// Host-side twins: src/crowd/gpu-layout.ts PED_*_LAYOUT / SLOT_STEP_LAYOUT (checked by
+// crowd-layout.browser.test.ts). Positions are relative to the slot's origin (the host keeps it in
+// float64), metres; velocities m/s; times s; headings radians from +x.
+
+// Behaviour kinds (src/crowd/gpu-layout.ts PEDESTRIAN_KINDS, same order).
+const KIND_OBSTRUCTING: u32 = 0u;
+const KIND_CONVERSING: u32 = 1u;
+const KIND_QUEUING: u32 = 2u;
+const KIND_FRONTAL: u32 = 3u;
+const KIND_LATERAL: u32 = 4u;
+const KIND_OVERTAKING: u32 = 5u;
+const KIND_PED_CROSSING: u32 = 6u;
+const KIND_GESTURING: u32 = 7u;
+
+// PedKinematics.flags: bit 0 triggered, bits 1..2 gesture (0 none, 1 stop, 2 talk).
+const FLAG_TRIGGERED: u32 = 1u;
+const GESTURE_SHIFT: u32 = 1u;
+const GESTURE_MASK: u32 = 6u;
+const GESTURE_STOP: u32 = 1u;
+
+// Per-pedestrian constants from its PedestrianSpec, written by load, 48 bytes.
+struct PedParams {
+  spawn: vec2f,          // spec.spawn without jitter (queue places), m
+  point: vec2f,          // obstructing params.target, lateral params.crossPoint, m
+  exit: vec2f,           // lateral params.exit, m
+  kind: u32,             // KIND_*
+  group: u32,            // spec.group, 0xffffffff when absent
+  order: f32,            // queuing params.order
+  wait: f32,             // queuing params.wait, s
+  triggerDistance: f32,  // m; < 0 when the spec has none (never fires)
+  routeLen: u32,         // spec.route points in routes[]
+}
+
+// Behaviour state of one pedestrian (read-write), 32 bytes. The waypoints still to walk are
+// paths[PATH_CAPACITY·i + pathStart .. pathEnd).
+struct PedState {
+  speed: f32,           // walking speed for the path, m/s
+  responsibility: f32,  // ORCA share; 0 = keeps its preferred velocity
+  clock: f32,           // queuing: time since its wait started, s
+  startAt: f32,         // lateral: when to start the pending crossing, s (NEVER = not set)
+  pathStart: u32,
+  pathEnd: u32,
+  place: f32,           // queuing: the place in line it stands at / walks to (starts at order)
+  pad0: u32,
+}
+
+// What the host reads back every step, 24 bytes.
+struct PedKinematics {
+  position: vec2f,  // m, relative to the slot origin
+  velocity: vec2f,  // m/s
+  heading: f32,     // rad
+  flags: u32,       // FLAG_TRIGGERED | gesture << GESTURE_SHIFT
+}
+
+// One slot's step inputs, uploaded every step (one writeBuffer for all slots), 48 bytes.
+struct SlotStep {
+  robotPosition: vec2f,   // m, relative to the slot origin
+  robotVelocity: vec2f,   // v·(cos yaw, sin yaw), m/s
+  robotSpeed: f32,        // v, m/s
+  time: f32,              // episode time after this step, s
+  dt: f32,                // s
+  pedCount: u32,          // pedestrians loaded in the slot
+  running: u32,           // 1: the slot steps now
+  obstacleBegin: u32,     // [begin, end) of its obstacle vertices (absolute indices)
+  obstacleEnd: u32,
+  pad0: u32,
+}

@@ -1,0 +1,342 @@
+/**
+ * The GPU {@link PedestrianBatch}: the scenario pedestrians of B benchmark environments (slots),
+ * stepped together in WGSL (`shaders/crowd/behaviours.wgsl`). Same semantics as the TypeScript
+ * reference {@link CpuPedestrianBatch} / {@link ScenarioPedestrians} (SidewalkBench seeds/002 §3.2
+ * behaviours; ORCA of van den Berg et al. 2011 with RVO2's semantics), in float32 instead of float64.
+ *
+ * Layout: slot s owns pedestrians s·P .. s·P + P − 1 (P = maxPedestriansPerSlot) of every
+ * per-pedestrian buffer and obstacle vertices s·V .. s·V + V − 1 (V = maxObstacleVerticesPerSlot).
+ * Positions on the GPU are relative to the slot's origin (its first pedestrian's spawn, kept here in
+ * float64), so float32 keeps sub-millimetre resolution anywhere in a 2 km world.
+ *
+ * | buffer           | per            | contents                                                 |
+ * |------------------|----------------|----------------------------------------------------------|
+ * | slots            | slot, 48 B     | `SlotStep`: robot disc, time, dt, counts (written per step) |
+ * | pedParams        | ped, 48 B      | `PedParams`: constants from the spec (written by load)   |
+ * | pedStates        | ped, 32 B      | `PedState`: behaviour state machine                      |
+ * | kinematics       | ped, 24 B      | `PedKinematics`: position, velocity, heading, flags (read back) |
+ * | routes / paths   | ped, 8 B × maxRoutePoints | spec route / waypoints still to walk           |
+ * | obstacleVertices | vertex, 32 B   | `ObstacleVertex` (RVO2), slot's polygons within 60 m     |
+ * | nextVelocity     | ped, 8 B       | ORCA result before integration                           |
+ *
+ * Per {@link GpuPedestrianBatch.step}: one `writeBuffer` of the B `SlotStep`s, one submission (one
+ * compute pass: updateBehaviours → computeVelocities → integrate, then a copy of `kinematics` into
+ * a reused staging buffer), and one `mapAsync` readback into a host mirror that the slot views read.
+ * No per-step GPU allocations.
+ *
+ * Known differences from the reference: float32 (measured ≤ 3.2e-5 m over 15 s of every behaviour,
+ * see the .gpu.test); comparisons that land exactly on a boundary (a trigger distance, a queue
+ * wait that is a multiple of dt, a lateral start time) may resolve one step apart; ORCA considers
+ * the nearest 16 obstacle edges (`MAX_OBSTACLE_NEIGHBORS`), the TS all edges within range.
+ *
+ * Use: `const batch = await GpuPedestrianBatch.create(device, { slots: B, maxPedestriansPerSlot: 16 })`,
+ * then exactly as {@link CpuPedestrianBatch}; `await` each `step` before the next.
+ */
+import behavioursWgsl from '../../shaders/crowd/behaviours.wgsl?raw';
+import crowdTypesWgsl from '../../shaders/crowd/crowd-types.wgsl?raw';
+import pedestrianTypesWgsl from '../../shaders/crowd/pedestrian-types.wgsl?raw';
+import type { Ring, Vec2 } from '../core/geometry2d';
+import type { PedestrianSpec } from '../bench/scenario';
+import type { PedestrianDisc } from '../robot/failure-monitor';
+import type { RobotState } from '../robot/unicycle';
+import { dispatchSize1d } from '../gpu/dispatch';
+import { createShaderModule } from '../gpu/shader-loader';
+import { CROWD_WORKGROUP_SIZE, MAX_OBSTACLE_NEIGHBORS, MAX_NEIGHBORS, ORCA_LINE_CAPACITY, ORCA_PRELUDE } from './gpu-crowd';
+import {
+  OBSTACLE_VERTEX_LAYOUT, PED_FLAG_TRIGGERED, PED_GESTURES, PED_KINEMATICS_LAYOUT as K, PED_NEVER, PED_NO_GROUP, PED_PARAMS_LAYOUT as PP,
+  PED_STATE_LAYOUT as PS, PEDESTRIAN_KINDS, SLOT_STEP_LAYOUT as SS, packObstacleVertices,
+} from './gpu-layout';
+import { buildObstacleVertices } from './obstacles';
+import type { PedestrianBatch, PedestrianSlotView } from './pedestrian-batch';
+import {
+  type AnimationState, initialResponsibility, jitteredSpawns, obstaclesNear, PEDESTRIAN_ORCA, PEDESTRIAN_RADIUS, ROBOT_DISC_RADIUS,
+} from './scenario-pedestrians';
+
+/** Default of {@link GpuPedestrianBatchOptions.maxRoutePoints} (the checked-in suites use ≤ 3). */
+export const DEFAULT_ROUTE_POINTS = 8;
+
+/** Options of {@link GpuPedestrianBatch.create}. */
+export interface GpuPedestrianBatchOptions {
+  /** B, the number of environments (≥ 1). */
+  slots: number;
+  /** Pedestrians one slot can hold (≥ 1); {@link GpuPedestrianBatch.load} throws beyond it. */
+  maxPedestriansPerSlot: number;
+  /** Obstacle vertices (after the 60 m filter) one slot can hold; default 2048 (procedural reactive scenes: ≤ ~700). */
+  maxObstacleVerticesPerSlot?: number;
+  /** Route points one pedestrian can have (WGSL override `PATH_CAPACITY`); default {@link DEFAULT_ROUTE_POINTS}. */
+  maxRoutePoints?: number;
+  label?: string;
+}
+
+interface SlotInfo {
+  /** World position of the slot's GPU origin, m (float64). */
+  origin: Vec2;
+  count: number;
+  /** Episode time, s (float64, summed like the TS reference). */
+  time: number;
+  obstacleRange: [number, number];
+}
+
+const STORAGE = GPUBufferUsage.STORAGE;
+const kindIndex = (behaviour: PedestrianSpec['behaviour']) => PEDESTRIAN_KINDS.indexOf(behaviour);
+
+/** Pedestrian behaviours + ORCA for B slots on the GPU (see the module comment). */
+export class GpuPedestrianBatch implements PedestrianBatch {
+  readonly backend = 'gpu' as const;
+  private readonly info: (SlotInfo | null)[];
+  /** Host copy of `kinematics` as of the last step (or load). */
+  private readonly mirror: ArrayBuffer;
+  private readonly mirrorF32: Float32Array;
+  private readonly mirrorU32: Uint32Array;
+  private readonly slotData: ArrayBuffer;
+  private readonly groups: { slots: [number, number]; peds: [number, number] };
+  private stepping = false;
+  /** Initial kinematics of slots loaded while a step was in flight (re-applied after its readback). */
+  private readonly loadedInFlight = new Map<number, Uint8Array>();
+  private destroyed = false;
+
+  private constructor(
+    readonly device: GPUDevice,
+    readonly slots: number,
+    readonly maxPedestriansPerSlot: number,
+    readonly maxObstacleVerticesPerSlot: number,
+    readonly maxRoutePoints: number,
+    private readonly label: string,
+    private readonly pipelines: Record<'behaviours' | 'velocities' | 'integrate', GPUComputePipeline>,
+    private readonly bindGroup: GPUBindGroup,
+    private readonly buffers: Record<'slots' | 'pedParams' | 'pedStates' | 'kinematics' | 'routes' | 'paths' | 'obstacleVertices' | 'nextVelocity' | 'staging', GPUBuffer>,
+  ) {
+    this.info = new Array(slots).fill(null);
+    this.mirror = new ArrayBuffer(slots * maxPedestriansPerSlot * K.size);
+    this.mirrorF32 = new Float32Array(this.mirror);
+    this.mirrorU32 = new Uint32Array(this.mirror);
+    this.slotData = new ArrayBuffer(slots * SS.size);
+    const maxPerDim = device.limits.maxComputeWorkgroupsPerDimension;
+    this.groups = { slots: dispatchSize1d(slots, CROWD_WORKGROUP_SIZE, maxPerDim), peds: dispatchSize1d(slots * maxPedestriansPerSlot, CROWD_WORKGROUP_SIZE, maxPerDim) };
+  }
+
+  /**
+   * Compiles the kernels and allocates every slot's buffers (all slots start empty).
+   *
+   * @throws RangeError when `slots`, `maxPedestriansPerSlot` or `maxObstacleVerticesPerSlot` is not
+   *   a positive integer; Error when WGSL compilation fails.
+   */
+  static async create(device: GPUDevice, options: GpuPedestrianBatchOptions): Promise<GpuPedestrianBatch> {
+    const { slots, maxPedestriansPerSlot: peds } = options;
+    const vertsPerSlot = options.maxObstacleVerticesPerSlot ?? 2048;
+    const routePoints = options.maxRoutePoints ?? DEFAULT_ROUTE_POINTS;
+    const label = options.label ?? 'GpuPedestrianBatch';
+    for (const [name, v] of [['slots', slots], ['maxPedestriansPerSlot', peds], ['maxObstacleVerticesPerSlot', vertsPerSlot], ['maxRoutePoints', routePoints]] as const) {
+      if (!Number.isInteger(v) || v < 1) throw new RangeError(`GpuPedestrianBatch.create: ${name} ${v} is not a positive integer`);
+    }
+    if (PEDESTRIAN_ORCA.maxNeighbors > MAX_NEIGHBORS || PEDESTRIAN_ORCA.maxNeighbors + MAX_OBSTACLE_NEIGHBORS > ORCA_LINE_CAPACITY) {
+      throw new Error('GpuPedestrianBatch.create: ORCA line capacity too small');
+    }
+    const module = await createShaderModule(device, 'crowd/behaviours.wgsl', behavioursWgsl, [crowdTypesWgsl, pedestrianTypesWgsl, ...ORCA_PRELUDE]);
+    const constants: Record<string, number> = {
+      CROWD_WORKGROUP_SIZE, SLOT_COUNT: slots, PEDS_PER_SLOT: peds, PATH_CAPACITY: routePoints, MAX_OBSTACLE_NEIGHBORS,
+      PED_MAX_NEIGHBORS: PEDESTRIAN_ORCA.maxNeighbors, PED_RADIUS: PEDESTRIAN_RADIUS, ROBOT_RADIUS: ROBOT_DISC_RADIUS,
+      MAX_SPEED: PEDESTRIAN_ORCA.maxSpeed, TIME_HORIZON: PEDESTRIAN_ORCA.timeHorizon, TIME_HORIZON_OBST: PEDESTRIAN_ORCA.timeHorizonObst,
+      NEIGHBOR_DIST: PEDESTRIAN_ORCA.neighborDist,
+    };
+    const readOnly = new Set([0, 1, 4, 6]);
+    const layout = device.createBindGroupLayout({
+      label: `${label}.bindGroupLayout`,
+      entries: Array.from({ length: 8 }, (_, binding) => ({ binding, visibility: GPUShaderStage.COMPUTE, buffer: { type: readOnly.has(binding) ? 'read-only-storage' : 'storage' } as GPUBufferBindingLayout })),
+    });
+    const pipelineLayout = device.createPipelineLayout({ label: `${label}.pipelineLayout`, bindGroupLayouts: [layout] });
+    const pipeline = (entryPoint: string) => device.createComputePipelineAsync({ label: `${label}.${entryPoint}`, layout: pipelineLayout, compute: { module, entryPoint, constants } });
+    const [behaviours, velocities, integrate] = await Promise.all([pipeline('updateBehaviours'), pipeline('computeVelocities'), pipeline('integrate')]);
+
+    const n = slots * peds;
+    const make = (field: string, size: number, usage = STORAGE | GPUBufferUsage.COPY_DST) => device.createBuffer({ label: `${label}.${field}`, size: Math.max(16, Math.ceil(size / 4) * 4), usage });
+    const buffers = {
+      slots: make('slots', slots * SS.size),
+      pedParams: make('pedParams', n * PP.size),
+      pedStates: make('pedStates', n * PS.size),
+      kinematics: make('kinematics', n * K.size, STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC),
+      routes: make('routes', n * routePoints * 8),
+      paths: make('paths', n * routePoints * 8),
+      obstacleVertices: make('obstacleVertices', slots * vertsPerSlot * OBSTACLE_VERTEX_LAYOUT.size),
+      nextVelocity: make('nextVelocity', n * 8, STORAGE),
+      staging: make('staging', n * K.size, GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST),
+    };
+    const order = ['slots', 'pedParams', 'pedStates', 'kinematics', 'routes', 'paths', 'obstacleVertices', 'nextVelocity'] as const;
+    const bindGroup = device.createBindGroup({ label: `${label}.bindGroup`, layout, entries: order.map((name, binding) => ({ binding, resource: { buffer: buffers[name] } })) });
+    return new GpuPedestrianBatch(device, slots, peds, vertsPerSlot, routePoints, label, { behaviours, velocities, integrate }, bindGroup, buffers);
+  }
+
+  /**
+   * Starts an episode in `slot` (see {@link PedestrianBatch.load}): uploads the pedestrians (spawn
+   * jitter from `createRng(seed).fork('pedestrians')`, as the TS reference), their routes and the
+   * obstacles within 60 m of any of them (CCW polygons, world frame, m) into the slot's region.
+   *
+   * @throws RangeError when `slot` is out of range, or more than `maxPedestriansPerSlot`
+   *   pedestrians, a route longer than `maxRoutePoints` points or more than
+   *   `maxObstacleVerticesPerSlot` obstacle vertices are given; Error for an obstructing pedestrian
+   *   without `params.target`, a lateral one without `params.crossPoint`/`params.exit`, a
+   *   non-finite queue order, or bad polygons (buildObstacleVertices).
+   */
+  async load(slot: number, specs: readonly PedestrianSpec[], obstacles: readonly Ring[], seed: number): Promise<void> {
+    this.check(slot);
+    const where = `GpuPedestrianBatch.load(slot ${slot})`;
+    if (specs.length > this.maxPedestriansPerSlot) throw new RangeError(`${where}: ${specs.length} pedestrians exceed maxPedestriansPerSlot ${this.maxPedestriansPerSlot}`);
+    const spawns = jitteredSpawns(specs, seed);
+    const origin: Vec2 = specs.length > 0 ? [specs[0].spawn[0], specs[0].spawn[1]] : [0, 0];
+    const rel = (p: readonly number[]): [number, number] => [p[0] - origin[0], p[1] - origin[1]];
+    const near = obstaclesNear(obstacles, spawns);
+    const { vertices } = buildObstacleVertices(near.map((poly) => ({ env: 0, vertices: poly.map((p) => { const [x, y] = rel(p); return { x, y }; }) })), 1);
+    if (vertices.length > this.maxObstacleVerticesPerSlot) {
+      throw new RangeError(`${where}: ${vertices.length} obstacle vertices within 60 m exceed maxObstacleVerticesPerSlot ${this.maxObstacleVerticesPerSlot}`);
+    }
+    const P = this.maxPedestriansPerSlot;
+    const R = this.maxRoutePoints;
+    const params = new ArrayBuffer(P * PP.size);
+    const states = new ArrayBuffer(P * PS.size);
+    const kin = new ArrayBuffer(P * K.size);
+    const routes = new Float32Array(P * R * 2);
+    const paths = new Float32Array(P * R * 2);
+    const [pf, pu, sf, su, kf, ku] = [new Float32Array(params), new Uint32Array(params), new Float32Array(states), new Uint32Array(states), new Float32Array(kin), new Uint32Array(kin)];
+    specs.forEach((spec, i) => {
+      const who = `${where}: pedestrians[${i}] (${spec.behaviour})`;
+      const route = spec.route ?? [];
+      if (route.length > R) throw new RangeError(`${who}: route of ${route.length} points exceeds maxRoutePoints ${R}`);
+      const point = (name: string, required: boolean): [number, number] => {
+        const v = spec.params?.[name];
+        if (Array.isArray(v) && v.length >= 2) return rel(v);
+        if (required) throw new Error(`${who}: params.${name} must be a point [x, y]`);
+        return [0, 0];
+      };
+      const lateral = spec.behaviour === 'lateral';
+      const order = Number(spec.params?.order ?? 0);
+      const wait = Number(spec.params?.wait ?? 10);
+      if (spec.behaviour === 'queuing' && !(Number.isFinite(order) && Number.isFinite(wait))) throw new Error(`${who}: params.order and params.wait must be finite numbers`);
+      const o = (i * PP.size) / 4;
+      pf.set([...rel(spec.spawn), ...point(lateral ? 'crossPoint' : 'target', spec.behaviour === 'obstructing' || lateral), ...point('exit', lateral)], o);
+      pu[o + PP.kind / 4] = kindIndex(spec.behaviour);
+      pu[o + PP.group / 4] = spec.group ?? PED_NO_GROUP;
+      pf[o + PP.order / 4] = order;
+      pf[o + PP.wait / 4] = wait;
+      pf[o + PP.triggerDistance / 4] = spec.triggerDistance ?? -1;
+      pu[o + PP.routeLen / 4] = route.length;
+      route.forEach((p, k) => routes.set(rel(p), (i * R + k) * 2));
+      const walksAtOnce = spec.behaviour === 'walk';
+      if (walksAtOnce) paths.set(routes.subarray(i * R * 2, (i * R + route.length) * 2), i * R * 2);
+      const s = (i * PS.size) / 4;
+      sf.set([spec.speed, initialResponsibility(spec.behaviour), 0, PED_NEVER], s);
+      su.set([0, walksAtOnce ? route.length : 0], s + PS.pathStart / 4);
+      sf[s + PS.place / 4] = order;
+      const k = (i * K.size) / 4;
+      kf.set([...rel(spawns[i]), 0, 0, spec.heading], k);
+      ku[k + K.flags / 4] = spec.behaviour === 'conversing' ? PED_GESTURES.indexOf('talk') << 1 : 0;
+    });
+    const firstVertex = slot * this.maxObstacleVerticesPerSlot;
+    const shifted = vertices.map((v) => ({ ...v, next: v.next + firstVertex, prev: v.prev + firstVertex }));
+    const q = this.device.queue;
+    const first = slot * P;
+    q.writeBuffer(this.buffers.pedParams, first * PP.size, params);
+    q.writeBuffer(this.buffers.pedStates, first * PS.size, states);
+    q.writeBuffer(this.buffers.kinematics, first * K.size, kin);
+    q.writeBuffer(this.buffers.routes, first * R * 8, routes);
+    q.writeBuffer(this.buffers.paths, first * R * 8, paths);
+    if (shifted.length > 0) q.writeBuffer(this.buffers.obstacleVertices, firstVertex * OBSTACLE_VERTEX_LAYOUT.size, packObstacleVertices(shifted));
+    const initial = new Uint8Array(kin);
+    new Uint8Array(this.mirror, first * K.size, P * K.size).set(initial);
+    // A step in flight was submitted before these writes: its readback must not overwrite them.
+    if (this.stepping) this.loadedInFlight.set(slot, initial);
+    this.info[slot] = { origin, count: specs.length, time: 0, obstacleRange: [firstVertex, firstVertex + shifted.length] };
+  }
+
+  unload(slot: number): void {
+    this.check(slot);
+    this.info[slot] = null;
+  }
+
+  /**
+   * Advances every loaded slot whose `robots[slot]` is given by `dt` s (see
+   * {@link PedestrianBatch.step}); resolves once the new state is read back.
+   *
+   * @throws Error when called while a previous step is still in flight, or after destroy().
+   */
+  async step(dt: number, robots: readonly (Readonly<RobotState> | null)[]): Promise<void> {
+    if (this.destroyed) throw new Error('GpuPedestrianBatch.step: called after destroy()');
+    if (this.stepping) throw new Error('GpuPedestrianBatch.step: the previous step has not finished (await it)');
+    const f = new Float32Array(this.slotData);
+    const u = new Uint32Array(this.slotData);
+    let any = false;
+    this.info.forEach((info, slot) => {
+      const robot = robots[slot];
+      const o = (slot * SS.size) / 4;
+      const active = !!(info && robot);
+      u[o + SS.running / 4] = active ? 1 : 0;
+      if (!info || !robot) return;
+      any = true;
+      info.time += dt;
+      f.set([robot.x - info.origin[0], robot.y - info.origin[1], robot.v * Math.cos(robot.yaw), robot.v * Math.sin(robot.yaw), robot.v, info.time, dt], o);
+      u.set([info.count, 1, ...info.obstacleRange], o + SS.pedCount / 4);
+    });
+    if (!any) return;
+    this.stepping = true;
+    try {
+      this.device.queue.writeBuffer(this.buffers.slots, 0, this.slotData);
+      const encoder = this.device.createCommandEncoder({ label: `${this.label}.step` });
+      const pass = encoder.beginComputePass({ label: `${this.label}.step` });
+      pass.setBindGroup(0, this.bindGroup);
+      pass.setPipeline(this.pipelines.behaviours);
+      pass.dispatchWorkgroups(...this.groups.slots);
+      pass.setPipeline(this.pipelines.velocities);
+      pass.dispatchWorkgroups(...this.groups.peds);
+      pass.setPipeline(this.pipelines.integrate);
+      pass.dispatchWorkgroups(...this.groups.peds);
+      pass.end();
+      encoder.copyBufferToBuffer(this.buffers.kinematics, 0, this.buffers.staging, 0, this.mirror.byteLength);
+      this.device.queue.submit([encoder.finish()]);
+      await this.buffers.staging.mapAsync(GPUMapMode.READ, 0, this.mirror.byteLength);
+      new Uint8Array(this.mirror).set(new Uint8Array(this.buffers.staging.getMappedRange(0, this.mirror.byteLength)));
+      this.buffers.staging.unmap();
+      for (const [slot, initial] of this.loadedInFlight) new Uint8Array(this.mirror, slot * this.maxPedestriansPerSlot * K.size, initial.byteLength).set(initial);
+    } finally {
+      this.stepping = false;
+      this.loadedInFlight.clear();
+    }
+  }
+
+  /**
+   * The pedestrians of `slot` as of the last step (world frame: the slot origin is added back in
+   * float64). A live view: it reads the host mirror on every call.
+   *
+   * @throws RangeError when `slot` is out of range or has no episode loaded.
+   */
+  view(slot: number): PedestrianSlotView {
+    this.check(slot);
+    const info = this.info[slot];
+    if (!info) throw new RangeError(`GpuPedestrianBatch: slot ${slot} has no episode loaded`);
+    const f = this.mirrorF32;
+    const u = this.mirrorU32;
+    const at = (i: number) => ((slot * this.maxPedestriansPerSlot + i) * K.size) / 4;
+    const each = <T>(fn: (o: number) => T): T[] => Array.from({ length: info.count }, (_, i) => fn(at(i)));
+    const gesture = (o: number) => PED_GESTURES[(u[o + K.flags / 4] >> 1) & 3];
+    return {
+      discs: (): PedestrianDisc[] => each((o) => ({ x: info.origin[0] + f[o], y: info.origin[1] + f[o + 1], radius: PEDESTRIAN_RADIUS })),
+      velocities: (): Vec2[] => each((o) => [f[o + 2], f[o + 3]]),
+      gestures: () => each(gesture),
+      animation: (): AnimationState[] =>
+        each((o) => {
+          const speed = Math.hypot(f[o + 2], f[o + 3]);
+          return { walkSpeed: speed, heading: f[o + K.heading / 4], gesture: gesture(o), idle: speed < 0.05 };
+        }),
+      triggered: (i: number) => (u[at(i) + K.flags / 4] & PED_FLAG_TRIGGERED) !== 0,
+    };
+  }
+
+  /** Frees the GPU buffers; later steps throw. */
+  destroy(): void {
+    for (const b of Object.values(this.buffers)) b.destroy();
+    this.info.fill(null);
+    this.destroyed = true;
+  }
+
+  private check(slot: number): void {
+    if (!Number.isInteger(slot) || slot < 0 || slot >= this.slots) throw new RangeError(`GpuPedestrianBatch: slot ${slot} is outside 0..${this.slots - 1}`);
+  }
+}
