@@ -1,15 +1,18 @@
 /**
  * `npm run suites`: regenerates the checked-in scenario suites `scenes/suites/{smoke,unit,reactive,long}.json`
- * from src/bench/suites.ts (deterministic: rerunning gives the same bytes).
+ * from src/bench/suites.ts (deterministic: rerunning gives the same bytes). The scanned-scene unit
+ * scenarios use every scene file in `scenes/` ({@link readScannedScenes}).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { readScannedScenes } from './scanned-scenes-node';
 import { longSuite, reactiveSuite, smokeSuite, unitSuite } from './suites';
 import type { Scenario } from './scenario';
 
 const dir = resolve(import.meta.dirname, '../../scenes/suites');
 mkdirSync(dir, { recursive: true });
-const suites: [string, () => Scenario[]][] = [['smoke', smokeSuite], ['unit', unitSuite], ['reactive', reactiveSuite], ['long', longSuite]];
+const scanned = readScannedScenes();
+const suites: [string, () => Scenario[]][] = [['smoke', () => smokeSuite(scanned)], ['unit', () => unitSuite(100, 'unit', scanned)], ['reactive', () => reactiveSuite()], ['long', () => longSuite()]];
 for (const [name, make] of suites) {
   const t = performance.now();
   const scenarios = make();

@@ -4,8 +4,16 @@
  * parameters, success criterion and seed. Suites are arrays of scenarios (`scenes/suites/*.json`).
  *
  * Frames: world right-handed, Z up, metres; yaw in radians counter-clockwise from +x.
+ *
+ * Blockers (`blockers`, optional): static barriers added to the scenario's world for this scenario
+ * only, e.g. the construction fences that close every alternative of a long-horizon route. Each is
+ * a convex polygon with counter-clockwise vertices `[[x, y], …]` (world frame, metres, ≥ 3 vertices,
+ * first vertex not repeated) extruded from the ground to `height` metres. They are collision
+ * obstacles for the robot and the pedestrians (src/bench/scenario-world.ts) and are drawn by the
+ * robot camera (src/bench/scenario-background.ts).
  */
 import { z } from 'zod';
+import { signedArea, type Ring } from '../core/geometry2d';
 
 /** SidewalkBench's pedestrian-reactive behaviours (seeds/002 §3.2) plus the pedestrian-free reference. */
 export const BEHAVIOURS = ['static', 'obstructing', 'conversing', 'queuing', 'frontal', 'lateral', 'overtaking', 'ped-crossing', 'gesturing'] as const;
@@ -35,6 +43,30 @@ export const PedestrianSpecSchema = z.object({
   params: z.record(z.string(), z.union([finite, z.string(), z.array(finite)])).optional(),
 });
 
+/** Why a blocker polygon is not a convex CCW ring, or null. */
+function blockerRingProblem(r: Ring): string | null {
+  const a = signedArea(r);
+  if (!(Math.abs(a) > 1e-6)) return 'polygon is degenerate (zero area)';
+  if (a < 0) return 'polygon must be counter-clockwise (positive signed area)';
+  for (let i = 0; i < r.length; i++) {
+    const p = r[i], q = r[(i + 1) % r.length], o = r[(i + 2) % r.length];
+    if (p[0] === q[0] && p[1] === q[1]) return `polygon repeats vertex ${i}`;
+    if ((q[0] - p[0]) * (o[1] - q[1]) - (q[1] - p[1]) * (o[0] - q[0]) < -1e-9) return `polygon must be convex (turns clockwise at vertex ${(i + 1) % r.length})`;
+  }
+  return null;
+}
+
+/** A static barrier for one scenario: a convex CCW polygon (metres) extruded to `height` above the ground. */
+export const BlockerSchema = z.object({
+  polygon: z.array(point).min(3, 'a blocker polygon needs at least 3 vertices').superRefine((r, ctx) => {
+    const problem = blockerRingProblem(r as Ring);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  }),
+  /** Height above the ground, metres. */
+  height: z.number().positive().max(10),
+}).strict();
+export type Blocker = z.infer<typeof BlockerSchema>;
+
 export const ScenarioSchema = z.object({
   id: z.string().min(1),
   suite: z.enum(['smoke', 'unit', 'reactive', 'long', 'custom']),
@@ -54,6 +86,8 @@ export const ScenarioSchema = z.object({
   /** Episode time limit, s. */
   timeLimit: z.number().positive().max(3600),
   pedestrians: z.array(PedestrianSpecSchema).default([]),
+  /** Static barriers added to the world for this scenario (see the module comment). */
+  blockers: z.array(BlockerSchema).optional(),
   success: z.discriminatedUnion('kind', [
     z.object({ kind: z.literal('reach-goal'), goalRadius: z.number().positive().default(1) }),
     /** Gesturing: stop (speed < 0.05 m/s) within `maxDistance` in front of pedestrian `pedestrian`. */

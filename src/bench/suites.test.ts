@@ -3,7 +3,8 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isWalkable } from '../world/queries';
 import { parseScenarios, type Scenario } from './scenario';
-import { smokeSuite, suiteWorld } from './suites';
+import { loadScenarioWorldNode, readScannedScenes } from './scanned-scenes-node';
+import { smokeSuite } from './suites';
 
 const load = (name: string): Scenario[] => {
   const path = resolve(import.meta.dirname, `../../scenes/suites/${name}.json`);
@@ -12,9 +13,11 @@ const load = (name: string): Scenario[] => {
 const count = (s: Scenario[], key: (x: Scenario) => string) => s.reduce<Record<string, number>>((m, x) => ({ ...m, [key(x)]: (m[key(x)] ?? 0) + 1 }), {});
 
 describe('checked-in suites', () => {
-  it('unit: 100 straight, 100 curve, 100 crosswalk with 10–20 m routes, 60 s, terminate on failure', () => {
+  it('unit: 100 straight, 100 curve, 100 crosswalk (procedural) and 30 scanned, with 10–20 m routes, 60 s, terminate on failure', () => {
     const unit = load('unit');
-    expect(count(unit, (s) => s.category)).toEqual({ straight: 100, curve: 100, crosswalk: 100 });
+    expect(unit).toHaveLength(330);
+    expect(count(unit, (s) => s.category)).toEqual({ straight: 100, curve: 100, crosswalk: 100, scanned: 30 });
+    expect(unit.filter((s) => s.world.kind === 'scene').map((s) => s.category)).toEqual(Array(30).fill('scanned'));
     for (const s of unit) {
       const len = s.robot.route.slice(1).reduce((a, p, i) => a + Math.hypot(p[0] - s.robot.route[i][0], p[1] - s.robot.route[i][1]), 0);
       expect(len).toBeGreaterThanOrEqual(10 - 1e-3);
@@ -34,10 +37,12 @@ describe('checked-in suites', () => {
     expect(reactive.filter((s) => s.category === 'conversing').every((s) => s.pedestrians.length >= 2)).toBe(true);
   });
 
-  it('long: 100 routes over 100 m that reset on failure', () => {
+  it('long: 100 procedural routes over 100 m with their alternatives fenced, that reset on failure (no scanned scene is large enough)', () => {
     const long = load('long');
     expect(long).toHaveLength(100);
     for (const s of long) {
+      expect(s.world.kind).toBe('procedural');
+      expect(s.blockers?.length).toBeGreaterThan(0);
       const len = s.robot.route.slice(1).reduce((a, p, i) => a + Math.hypot(p[0] - s.robot.route[i][0], p[1] - s.robot.route[i][1]), 0);
       expect(len).toBeGreaterThan(100);
       expect(s.onFailure).toBe('reset-to-waypoint');
@@ -46,14 +51,14 @@ describe('checked-in suites', () => {
 
   it('smoke matches a fresh generation byte for byte (suites are deterministic and up to date)', () => {
     const path = resolve(import.meta.dirname, '../../scenes/suites/smoke.json');
-    const fresh = JSON.parse(JSON.stringify(smokeSuite()));
+    const fresh = JSON.parse(JSON.stringify(smokeSuite(readScannedScenes())));
     expect(JSON.parse(readFileSync(path, 'utf8')).scenarios).toEqual(fresh);
+    expect(count(fresh, (s) => s.category)).toEqual({ straight: 1, curve: 1, crosswalk: 1, scanned: 1, static: 1, obstructing: 1, conversing: 1, queuing: 1, frontal: 1, lateral: 1, overtaking: 1, 'ped-crossing': 1, gesturing: 1, long: 1 });
   }, 60_000); // generates several 400 m worlds
 
-  it('every smoke route and pedestrian spawn is on walkable ground of its world', () => {
+  it('every smoke route and pedestrian spawn is on walkable ground of its world', async () => {
     for (const s of load('smoke')) {
-      if (s.world.kind !== 'procedural') continue;
-      const w = suiteWorld(s.world.seed);
+      const w = (await loadScenarioWorldNode(s)).world;
       for (const [x, y] of s.robot.route) expect(isWalkable(w, x, y), `${s.id} route point ${x},${y}`).toBe(true);
       for (const p of s.pedestrians) expect(isWalkable(w, p.spawn[0], p.spawn[1]), `${s.id} spawn`).toBe(true);
     }

@@ -1,12 +1,17 @@
 /**
- * Deterministic generation of SidewalkBench's scenario suites (seeds/002 §3.3) on procedural worlds:
+ * Deterministic generation of SidewalkBench's scenario suites (seeds/002 §3.3):
  *
- * - unit (330 in the paper; here 300 procedural: 100 straight, 100 curve, 100 crosswalk, start–goal
- *   route 10–20 m, 60 s, a failure ends the episode; the 30 scanned-scene scenarios are added when
- *   annotated scanned scenes exist),
+ * - unit (330: 100 straight, 100 curve, 100 crosswalk on procedural worlds, start–goal route
+ *   10–20 m, 60 s, a failure ends the episode; plus 30 on the annotated scanned scenes given —
+ *   10 straight, 10 turn, 10 crossing, see src/bench/scanned-suites.ts; `npm run suites` passes every
+ *   scene file in `scenes/`, today `scenes/fruit-drops.json`),
  * - reactive (100 per behaviour: Static, Obstructing, Conversing, Queuing, Frontal, Lateral,
- *   Overtaking, Ped-Crossing (on crosswalks), Gesturing; straight blocks except crossing),
- * - long (100 procedural routes > 100 m; on failure reset to the closest route waypoint),
+ *   Overtaking, Ped-Crossing (on crosswalks), Gesturing; straight blocks except crossing; procedural
+ *   worlds only, as in the paper),
+ * - long (105 in the paper: here the 100 procedural routes > 100 m, every alternative fenced off so
+ *   the route is the only path (src/bench/blockers.ts); on failure reset to the closest route
+ *   waypoint. The 5 scanned-scene ones come when a scene is large enough: no annotated scene has a
+ *   route over 100 m — fruit-drops is a 20 m × 3 m sidewalk and a 7 m crosswalk),
  * - smoke (a few of every kind, short, for the default run and CI).
  *
  * Worlds are shared: scenario k uses world seed WORLD_SEEDS[k mod 8] (400 m worlds), so a suite
@@ -17,6 +22,8 @@ import { arcLengths, sampleAt } from '../world/polyline';
 import { isWalkable } from '../world/queries';
 import { findRoute, sampleRoute, type SampledRoute } from '../world/routes';
 import { generateWorld, type World } from '../world/world';
+import { blockAlternatives } from './blockers';
+import { SCANNED_KINDS, scannedUnitScenarios, type ScannedKind, type ScannedScene } from './scanned-suites';
 import type { Behaviour, PedestrianSpec, Scenario } from './scenario';
 
 export const SUITE_SEED = 20261129;
@@ -213,8 +220,12 @@ function crossingPedestrians(route: SampledRoute, world: World, rng: Rng): Pedes
   return clear && peds.every((p) => isWalkable(world, p.spawn[0], p.spawn[1])) ? peds : null;
 }
 
-/** The unit-test suite: `perCategory` scenarios each of straight, curve and crosswalk. */
-export function unitSuite(perCategory = 100, suite: Scenario['suite'] = 'unit'): Scenario[] {
+/**
+ * The unit-test suite: `perCategory` scenarios each of straight, curve and crosswalk on procedural
+ * worlds, then `perScannedKind` each of straight, turn and crossing on the scanned scenes
+ * (src/bench/scanned-suites.ts; none when `scanned` is empty).
+ */
+export function unitSuite(perCategory = 100, suite: Scenario['suite'] = 'unit', scanned: readonly ScannedScene[] = [], perScannedKind = 10, scannedKinds: readonly ScannedKind[] = SCANNED_KINDS): Scenario[] {
   const rng = createRng(SUITE_SEED).fork(suite === 'unit' ? 'unit' : `${suite}-unit`);
   const out: Scenario[] = [];
   for (const category of ['straight', 'curve', 'crosswalk'] as const) {
@@ -223,6 +234,8 @@ export function unitSuite(perCategory = 100, suite: Scenario['suite'] = 'unit'):
       out.push(baseScenario(`${suite}/${category}/${String(k).padStart(3, '0')}`, suite, category, worldSeed, roundRoute(route.points), rng.int(0, 2 ** 31 - 1), 60));
     }
   }
+  const scannedRng = createRng(SUITE_SEED).fork(suite === 'unit' ? 'unit-scanned' : `${suite}-unit-scanned`);
+  out.push(...scannedUnitScenarios(scanned, scannedRng, perScannedKind, suite, scannedKinds));
   return out;
 }
 
@@ -250,7 +263,12 @@ export function reactiveSuite(perBehaviour = 100, suite: Scenario['suite'] = 're
   return out;
 }
 
-/** The long-horizon suite: routes between distant waypoints longer than `minLength` metres. */
+/**
+ * The long-horizon suite: routes between distant waypoints longer than `minLength` metres, with
+ * every alternative closed by fences (src/bench/blockers.ts) so the route is the only path from start
+ * to goal (checked at generation); routes whose alternatives cannot be fenced clear of the route are
+ * resampled.
+ */
 export function longSuite(count = 100, minLength = 100, suite: Scenario['suite'] = 'long', maxLength = 400, minSpeed = 0.5): Scenario[] {
   const rng = createRng(SUITE_SEED).fork(suite === 'long' ? 'long' : `${suite}-long`);
   const out: Scenario[] = [];
@@ -264,9 +282,12 @@ export function longSuite(count = 100, minLength = 100, suite: Scenario['suite']
     if (Math.hypot(a[0] - b[0], a[1] - b[1]) < minLength * 0.7) continue;
     const route = findRoute(world, a, b);
     if (!route || route.length < minLength || route.length > maxLength) continue;
+    const blockers = blockAlternatives(world, route.nodes);
+    if (!blockers) continue;
     // Time limit: the route at `minSpeed` m/s.
     const s = baseScenario(`${suite}/long/${String(k).padStart(3, '0')}`, suite, 'long', worldSeed, roundRoute(route.points), rng.int(0, 2 ** 31 - 1), Math.ceil(route.length / minSpeed));
     s.onFailure = 'reset-to-waypoint';
+    s.blockers = blockers;
     out.push(s);
     k++;
   }
@@ -274,10 +295,11 @@ export function longSuite(count = 100, minLength = 100, suite: Scenario['suite']
 }
 
 /**
- * The smoke suite: one scenario of every unit category and behaviour, and one short (40–60 m,
- * limit at 0.8 m/s) long-horizon route, so the default run with a camera-fed policy stays within
- * minutes on a machine without a GPU.
+ * The smoke suite: one scenario of every unit category, one scanned-scene turn (when `scanned` has
+ * a scene), one of every behaviour, and one short (40–60 m, limit at 0.8 m/s) long-horizon route
+ * with its alternatives fenced, so the default run with a camera-fed policy stays within minutes
+ * on a machine without a GPU.
  */
-export function smokeSuite(): Scenario[] {
-  return [...unitSuite(1, 'smoke'), ...reactiveSuite(1, 'smoke'), ...longSuite(1, 40, 'smoke', 60, 0.8)];
+export function smokeSuite(scanned: readonly ScannedScene[] = []): Scenario[] {
+  return [...unitSuite(1, 'smoke', scanned, 1, ['turn']), ...reactiveSuite(1, 'smoke'), ...longSuite(1, 40, 'smoke', 60, 0.8)];
 }
