@@ -13,12 +13,22 @@
  * Larger obstacles (buildings, shelters) stay polygons. The walkable area's boundary within
  * `edgeRange` is added as two-sided segment obstacles so the expert does not dodge off the
  * sidewalk, and it stops for a pedestrian raising a stop gesture ahead (SidewalkBench's Gesturing).
+ *
+ * ORCA is local and its disc (the footprint's half-diagonal) asks for more room than a 1.7–3 m
+ * sidewalk has beside a queue or a non-yielding oncoming pedestrian, and the unicycle turns slowly.
+ * So a lateral plan (expert-lateral.ts) picks, early, the offset across the sidewalk at which to
+ * pass the standing groups, slow walkers and oncoming pedestrians ahead; pure pursuit follows the
+ * route shifted by it, the speed drops until the sidestep is done (to a stop short of a body that
+ * leaves no gap), and the bodies being passed get a tighter ORCA disc consistent with the planned
+ * clearance. Last, a command that would swing a footprint corner over the kerb or into a pedestrian
+ * within `kerbHorizon` (turning in place sweeps the half-diagonal) loses its turn, or stops.
  */
-import { closestOnSegment, type Ring } from '../core/geometry2d';
+import { closestOnSegment, type Ring, type Vec2 } from '../core/geometry2d';
 import type { EpisodePolicy, Observation } from '../bench/episode';
 import { computeNewVelocity, type OrcaNeighbor } from '../crowd/orca';
 import { buildObstacleVertices, obstacleNeighbors, type ObstacleVertex } from '../crowd/obstacles';
 import type { RobotSpec } from '../robot/robot-spec';
+import { clearOfPedestrians, edgesNearRoute, keepsOnWalkable, planLateral, type LateralPlan } from './expert-lateral';
 import { wrapAngle, type VelocityCommand } from '../robot/unicycle';
 
 export interface ExpertOptions {
@@ -58,6 +68,15 @@ export interface ExpertOptions {
   cautionAhead: number;
   cautionLateral: number;
   cautionSpeed: number;
+  /**
+   * Pedestrian margin, metres, for the bodies the lateral plan is passing (negative: the disc is then
+   * smaller than the robot's half-diagonal plus the cylinder, as the plan keeps the footprint aligned).
+   */
+  passingMargin: number;
+  /** Speed while the sidestep of the lateral plan is not done, m/s. */
+  shiftSpeed: number;
+  /** Commands whose footprint would cross the walkable boundary within this time, s, are cut. */
+  kerbHorizon: number;
 }
 
 export const DEFAULT_EXPERT: ExpertOptions = {
@@ -77,6 +96,9 @@ export const DEFAULT_EXPERT: ExpertOptions = {
   cautionAhead: 5,
   cautionLateral: 2.5,
   cautionSpeed: 0.6,
+  passingMargin: -0.1,
+  shiftSpeed: 0.6,
+  kerbHorizon: 0.5,
 };
 
 /** Standing pedestrians closer than this, metres, form one group the expert passes as a whole. */
@@ -90,7 +112,7 @@ export const GROUP_LINK_DISTANCE = 1.8;
  * becomes its members plus a disc between each linked pair, a chain with no gap, since one disc
  * around a queue would block the whole sidewalk.
  */
-export function pedestrianDiscs(obs: Pick<Observation, 'pedestrians' | 'pedestrianVelocities'>, margin: number): OrcaNeighbor[] {
+export function pedestrianDiscs(obs: Pick<Observation, 'pedestrians' | 'pedestrianVelocities'>, margin: number, marginOf: (i: number) => number = () => margin, chained: (i: number) => boolean = () => false): OrcaNeighbor[] {
   const n = obs.pedestrians.length;
   const speed = (i: number) => Math.hypot(obs.pedestrianVelocities[i]?.[0] ?? 0, obs.pedestrianVelocities[i]?.[1] ?? 0);
   const parent = Array.from({ length: n }, (_, i) => i);
@@ -110,19 +132,20 @@ export function pedestrianDiscs(obs: Pick<Observation, 'pedestrians' | 'pedestri
     const cx = members.reduce((a, i) => a + ped(i).x, 0) / members.length;
     const cy = members.reduce((a, i) => a + ped(i).y, 0) / members.length;
     const r = Math.max(...members.map((i) => Math.hypot(ped(i).x - cx, ped(i).y - cy) + ped(i).radius));
-    if (members.length === 1 || r <= COMPACT_GROUP_RADIUS) {
+    const m = Math.min(...members.map(marginOf));
+    if (members.length === 1 || (r <= COMPACT_GROUP_RADIUS && !members.some(chained))) {
       const vx = members.length === 1 ? obs.pedestrianVelocities[members[0]]?.[0] ?? 0 : 0;
       const vy = members.length === 1 ? obs.pedestrianVelocities[members[0]]?.[1] ?? 0 : 0;
-      out.push({ position: { x: cx, y: cy }, velocity: { x: vx, y: vy }, radius: r + margin });
+      out.push({ position: { x: cx, y: cy }, velocity: { x: vx, y: vy }, radius: r + m });
       continue;
     }
     // An elongated group (a queue): its members plus a disc between every linked pair, so the chain
     // has no gap to squeeze through.
-    for (const i of members) out.push({ position: { x: ped(i).x, y: ped(i).y }, velocity: { x: 0, y: 0 }, radius: ped(i).radius + margin });
+    for (const i of members) out.push({ position: { x: ped(i).x, y: ped(i).y }, velocity: { x: 0, y: 0 }, radius: ped(i).radius + m });
     for (const i of members) {
       for (const j of members) {
         if (j <= i || Math.hypot(ped(i).x - ped(j).x, ped(i).y - ped(j).y) >= GROUP_LINK_DISTANCE) continue;
-        out.push({ position: { x: (ped(i).x + ped(j).x) / 2, y: (ped(i).y + ped(j).y) / 2 }, velocity: { x: 0, y: 0 }, radius: ped(i).radius + margin });
+        out.push({ position: { x: (ped(i).x + ped(j).x) / 2, y: (ped(i).y + ped(j).y) / 2 }, velocity: { x: 0, y: 0 }, radius: ped(i).radius + m });
       }
     }
   }
@@ -139,12 +162,20 @@ export class ExpertPolicy implements EpisodePolicy {
   private vertices: ObstacleVertex[] = [];
   private range: [number, number] = [0, 0];
   private discs: OrcaNeighbor[] = [];
+  private walkableEdges: [Vec2, Vec2][] | null = null;
+  private routePoints: Vec2[] | null = null;
+  private routeEdges: [Vec2, Vec2][] = [];
+  private lastTarget: number | null = null;
+  /** The lateral plan of the last control step (null without walkable edges), for inspection. */
+  lastPlan: LateralPlan | null = null;
 
   constructor(private readonly spec: RobotSpec, private readonly opts: ExpertOptions = DEFAULT_EXPERT) {
     this.rateHz = opts.rateHz;
   }
 
-  async reset(): Promise<void> {}
+  async reset(): Promise<void> {
+    this.lastTarget = null;
+  }
 
   async act(obs: Observation): Promise<VelocityCommand> {
     const o = this.opts;
@@ -175,7 +206,21 @@ export class ExpertPolicy implements EpisodePolicy {
       if (ahead > 0 && Math.abs(lateral) < 1.5 && ahead - front - p.radius <= o.gestureStopDistance) return { v: 0, w: 0 };
     }
     const route = obs.route;
-    const [tx, ty] = route.pointAt(route.progress + o.lookahead);
+    if (obs.walkableEdges !== this.walkableEdges || route.route !== this.routePoints) {
+      // Per world and route (a policy instance may run many episodes).
+      this.walkableEdges = obs.walkableEdges;
+      this.routePoints = route.route;
+      this.routeEdges = edgesNearRoute(obs.walkableEdges, route.route, o.edgeRange + 4);
+    }
+    // Where across the sidewalk to pass the pedestrians ahead (see expert-lateral.ts).
+    const plan = this.routeEdges.length > 0 ? planLateral(obs, this.spec, this.routeEdges, this.lastTarget, this.discs) : null;
+    this.lastPlan = plan;
+    const passing = plan !== null && plan.bodies.length > 0;
+    this.lastTarget = passing && plan.blockedAt === null ? plan.target : null;
+    const shift = passing ? plan.target : 0;
+    const [px, py] = route.pointAt(route.progress + o.lookahead);
+    const tx = px + (plan ? plan.normal[0] * shift : 0);
+    const ty = py + (plan ? plan.normal[1] * shift : 0);
     const remaining = route.length - route.progress;
     const dx = tx - s.x;
     const dy = ty - s.y;
@@ -190,8 +235,16 @@ export class ExpertPolicy implements EpisodePolicy {
       const ay = -(p.x - s.x) * Math.sin(s.yaw) + (p.y - s.y) * Math.cos(s.yaw);
       if (ax > 0 && ax < o.cautionAhead && Math.abs(ay) < o.cautionLateral) speed = Math.min(speed, o.cautionSpeed);
     }
+    const planned = new Set<number>();
+    if (passing) {
+      speed = Math.min(speed, passingSpeed(plan, this.spec, o));
+      // Only standing and oncoming bodies: a walker that merely slowed down may turn into the robot.
+      const standing = (i: number) => Math.hypot(obs.pedestrianVelocities[i]?.[0] ?? 0, obs.pedestrianVelocities[i]?.[1] ?? 0) < 0.1;
+      for (const b of plan.bodies) for (const i of b.members) if (b.oncoming || standing(i)) planned.add(i);
+    }
     const position = { x: s.x, y: s.y };
-    const neighbors: OrcaNeighbor[] = pedestrianDiscs(obs, o.pedestrianMargin)
+    // Bodies being passed by the plan get a tighter disc, consistent with the planned clearance.
+    const neighbors: OrcaNeighbor[] = pedestrianDiscs(obs, o.pedestrianMargin, (i) => (planned.has(i) ? o.passingMargin : o.pedestrianMargin), (i) => planned.has(i))
       .concat(this.discs)
       .filter((n) => Math.hypot(n.position.x - s.x, n.position.y - s.y) < o.neighborDist)
       .sort((a, b) => Math.hypot(a.position.x - s.x, a.position.y - s.y) - Math.hypot(b.position.x - s.x, b.position.y - s.y));
@@ -227,6 +280,29 @@ export class ExpertPolicy implements EpisodePolicy {
     const vmag = Math.hypot(vx, vy);
     if (vmag < 1e-3) return { v: 0, w: 0 };
     const err = wrapAngle(Math.atan2(vy, vx) - s.yaw);
-    return { v: vmag * Math.max(0, Math.cos(err)), w: Math.max(-this.spec.maxAngularSpeed, Math.min(this.spec.maxAngularSpeed, o.headingGain * err)) };
+    const cmd = { v: vmag * Math.max(0, Math.cos(err)), w: Math.max(-this.spec.maxAngularSpeed, Math.min(this.spec.maxAngularSpeed, o.headingGain * err)) };
+    // Never swing a corner over the kerb or into a pedestrian (turning in place sweeps the
+    // half-diagonal): drop the turn, then stop, when the command would.
+    const kerbSafe = (c: VelocityCommand) => this.routeEdges.length === 0 || keepsOnWalkable(s, c, this.spec, this.routeEdges, o.kerbHorizon);
+    const pedSafe = (c: VelocityCommand) => clearOfPedestrians(s, c, this.spec, obs, o.kerbHorizon, 0.05);
+    const options: VelocityCommand[] = [cmd, { v: cmd.v, w: 0 }, { v: 0, w: 0 }];
+    return options.find((c) => kerbSafe(c) && pedSafe(c)) ?? options.find(kerbSafe) ?? { v: 0, w: 0 };
   }
+}
+
+/** Speed cap while passing the plan's bodies: slow until the sidestep is done, stop short of a body that leaves no gap. */
+export function passingSpeed(plan: LateralPlan, spec: RobotSpec, o: ExpertOptions): number {
+  const front = spec.footprintOffsetX + spec.length / 2;
+  if (plan.blockedAt !== null) return Math.max(0, Math.min(o.cruiseSpeed, 0.8 * (plan.blockedAt - front - 0.6)));
+  const err = Math.abs(plan.robotLateral - plan.target);
+  // Only bodies the robot is not yet beside (its footprint would overlap them laterally) slow it down.
+  const half = spec.width / 2 + 0.1;
+  const conflicts = plan.bodies.filter((b) => plan.robotLateral > b.lateral[0] - half && plan.robotLateral < b.lateral[1] + half);
+  let speed = Infinity;
+  if (err > 0.15 && conflicts.length > 0) speed = o.shiftSpeed;
+  for (const b of conflicts) {
+    if (!b.oncoming && b.along[0] - front < 1.2) speed = Math.min(speed, 0.25);
+    if (b.oncoming && b.meet < 2) speed = Math.min(speed, 0.25);
+  }
+  return speed;
 }
