@@ -72,112 +72,193 @@ export const SAMPLE_DT = 0.1;
 /** Below this speed, m/s, the robot counts as stopped (Gesturing). */
 export const STOP_SPEED = 0.05;
 
+/** What an {@link EpisodeRun} needs besides the scenario: the world, its pedestrians' current state, the robot and the rates. */
+export interface EpisodeRunEnvironment {
+  world: EpisodeEnvironment['world'];
+  /** The episode's pedestrians as they are now (stepped by the caller, see {@link EpisodeRun.crowdDue}). */
+  pedestrians: Pick<PedestrianSim, 'discs' | 'velocities' | 'gestures'>;
+  robot: RobotSpec;
+  /** Crowd step, s (≥ the physics sub-step; a multiple of it). */
+  crowdDt: number;
+  /** The policy's control rate, Hz. */
+  rateHz: number;
+  /** Recorded as the record's `policy`. */
+  policyName: string;
+}
+
 /**
- * Runs one episode of `scenario` (run index `run`, seed `seed`) to its end: goal reached, the
- * Gesturing stop achieved, a failure (when `onFailure` is terminate), or the time limit.
+ * One episode as a resumable stepper, so several episodes can advance in lockstep (the batched
+ * runner in episode-batch.ts) or one at a time ({@link runEpisode}): between control steps, read
+ * {@link observation}, get the policy's command, then {@link advance} (or, sub-step by sub-step,
+ * {@link crowdDue} → the crowd step → {@link subStep}) until {@link done}; then {@link record}.
  */
-export async function runEpisode(scenario: Scenario, run: number, seed: number, env: EpisodeEnvironment): Promise<EpisodeRecord> {
-  const { robot: spec, policy } = env;
-  const [sx, sy, syaw] = scenario.robot.start;
-  const state: RobotState = { x: sx, y: sy, yaw: syaw, v: 0, w: 0 };
-  const route = new RouteTracker(scenario.robot.route);
-  const monitor = new FailureMonitor(env.world, spec);
-  await policy.reset(seed);
-  const controlDt = 1 / policy.rateHz;
-  const subSteps = Math.max(1, Math.round(controlDt / spec.physicsDt));
-  const physicsDt = controlDt / subSteps;
-  const crowdEvery = Math.max(1, Math.round(env.crowdDt / physicsDt));
-  const sampleEvery = Math.max(1, Math.round(SAMPLE_DT / physicsDt));
-  const traj: Trajectory = { t: [], x: [], y: [], yaw: [] };
-  const peds: PedestrianTrack = [];
-  const sample = (t: number) => {
-    traj.t.push(t);
-    traj.x.push(state.x);
-    traj.y.push(state.y);
-    traj.yaw.push(state.yaw);
-    peds.push(env.pedestrians.discs().map((d) => [d.x, d.y] as Vec2));
-  };
-  let step = 0;
-  let time = 0;
-  let end: EpisodeRecord['end'] = 'timeout';
-  let timeToGoal: number | null = null;
-  const failures: FailureEvent[] = [];
-  sample(0);
-  route.update(state.x, state.y);
-  outer: while (time < scenario.timeLimit - 1e-9) {
-    const [gx, gy] = worldToRobot(state, scenario.robot.goal[0], scenario.robot.goal[1]);
-    const cmd = await policy.act({
-      time,
+export class EpisodeRun {
+  readonly state: RobotState;
+  readonly route: RouteTracker;
+  /** Physics sub-steps per control step. */
+  readonly subSteps: number;
+  /** The crowd step, s (a whole number of physics sub-steps). */
+  readonly crowdStepDt: number;
+  /** Episode time, s. */
+  time = 0;
+  /** Set when the episode ended before its time limit (goal, Gesturing stop, terminating failure). */
+  ended = false;
+  private readonly monitor: FailureMonitor;
+  private readonly physicsDt: number;
+  private readonly crowdEvery: number;
+  private readonly sampleEvery: number;
+  private readonly traj: Trajectory = { t: [], x: [], y: [], yaw: [] };
+  private readonly peds: PedestrianTrack = [];
+  private readonly failures: FailureEvent[] = [];
+  private step = 0;
+  private end: EpisodeRecord['end'] = 'timeout';
+  private timeToGoal: number | null = null;
+
+  constructor(readonly scenario: Scenario, readonly run: number, readonly seed: number, private readonly env: EpisodeRunEnvironment) {
+    const [sx, sy, syaw] = scenario.robot.start;
+    this.state = { x: sx, y: sy, yaw: syaw, v: 0, w: 0 };
+    this.route = new RouteTracker(scenario.robot.route);
+    this.monitor = new FailureMonitor(env.world, env.robot);
+    const controlDt = 1 / env.rateHz;
+    this.subSteps = Math.max(1, Math.round(controlDt / env.robot.physicsDt));
+    this.physicsDt = controlDt / this.subSteps;
+    this.crowdEvery = Math.max(1, Math.round(env.crowdDt / this.physicsDt));
+    this.crowdStepDt = this.crowdEvery * this.physicsDt;
+    this.sampleEvery = Math.max(1, Math.round(SAMPLE_DT / this.physicsDt));
+    this.sample(0);
+    this.route.update(this.state.x, this.state.y);
+  }
+
+  /** Whether the episode is over (ended, or its time limit reached); checked between control steps. */
+  get done(): boolean {
+    return this.ended || this.time >= this.scenario.timeLimit - 1e-9;
+  }
+
+  /** What the policy sees now. */
+  observation(): Observation {
+    const { state, env } = this;
+    const [gx, gy] = worldToRobot(state, this.scenario.robot.goal[0], this.scenario.robot.goal[1]);
+    return {
+      time: this.time,
       state,
       goalRobot: [gx, gy],
-      route,
+      route: this.route,
       pedestrians: env.pedestrians.discs(),
       pedestrianVelocities: env.pedestrians.velocities(),
       pedestrianGestures: env.pedestrians.gestures(),
       obstacles: env.world.obstacles,
       walkableEdges: env.world.walkableEdges ?? [],
-    });
-    for (let k = 0; k < subSteps; k++) {
-      step++;
-      time = step * physicsDt;
-      if (step % crowdEvery === 0) env.pedestrians.step(crowdEvery * physicsDt, state);
-      stepUnicycle(state, cmd, physicsDt, spec);
-      const { progress } = route.update(state.x, state.y);
-      const found = monitor.check(time, state, env.pedestrians.discs(), progress);
-      if (step % sampleEvery === 0) sample(time);
-      if (found.length > 0) {
-        failures.push(...found);
-        if (scenario.onFailure === 'terminate') {
-          end = 'failure';
-          break outer;
-        }
-        // Long-horizon: back to the closest route waypoint, facing along the route, at rest.
-        const i = route.closestWaypoint(state.x, state.y);
-        const [ax, ay] = route.route[i];
-        const [bx, by] = route.route[Math.min(i + 1, route.route.length - 1)];
-        Object.assign(state, { x: ax, y: ay, yaw: i + 1 < route.route.length ? Math.atan2(by - ay, bx - ax) : state.yaw, v: 0, w: 0 });
-        route.resetTo(i);
-        monitor.resetContacts(time, route.update(state.x, state.y).progress);
-      }
-      if (scenario.success.kind === 'reach-goal') {
-        if (Math.hypot(state.x - scenario.robot.goal[0], state.y - scenario.robot.goal[1]) <= scenario.success.goalRadius) {
-          end = 'goal';
-          timeToGoal = time;
-          break outer;
-        }
-      } else if (Math.abs(state.v) < STOP_SPEED && time > 1 && stoppedInFront(state, env.pedestrians.discs()[scenario.success.pedestrian], scenario.success.maxDistance, spec)) {
-        end = 'stopped';
-        break outer;
-      }
-    }
-    if (env.afterControlStep) await env.afterControlStep(state, time);
+    };
   }
-  if (traj.t[traj.t.length - 1] !== time) sample(time);
-  const social = socialMetrics(traj, peds);
-  const distance = pathLength(traj);
-  const success = (end === 'goal' || end === 'stopped') && (scenario.onFailure === 'terminate' ? failures.length === 0 : true);
-  return {
-    scenarioId: scenario.id,
-    suite: scenario.suite,
-    category: scenario.category,
-    policy: policy.name,
-    run,
-    seed,
-    success,
-    end,
-    routeLength: route.length,
-    routeCompletion: end === 'goal' ? 1 : route.completion,
-    duration: time,
-    distance,
-    averageVelocity: averageVelocity(traj),
-    timeToGoal,
-    failures,
-    minPedestrianDistance: Number.isFinite(social.minPedestrianDistance) ? social.minPedestrianDistance : null,
-    timeWithinIntimate: social.timeWithinIntimate,
-    timeWithinPersonal: social.timeWithinPersonal,
-    pathIrregularity: pathIrregularity(traj, scenario.robot.route),
-    trajectory: traj.t.flatMap((t, k) => (k % 5 === 0 || k === traj.t.length - 1 ? [[round(t), round(traj.x[k]), round(traj.y[k])] as [number, number, number]] : [])),
-  };
+
+  /** Whether the crowd steps (by {@link crowdStepDt}, with this robot state) before the next physics sub-step. */
+  crowdDue(): boolean {
+    return !this.ended && (this.step + 1) % this.crowdEvery === 0;
+  }
+
+  /**
+   * One physics sub-step under `cmd` (after the crowd step when {@link crowdDue} said so): robot
+   * kinematics, failure checks, metric sampling and the end conditions. No-op once {@link ended}.
+   */
+  subStep(cmd: VelocityCommand): void {
+    if (this.ended) return;
+    const { state, route, scenario, env } = this;
+    const spec = env.robot;
+    this.step++;
+    const time = (this.time = this.step * this.physicsDt);
+    stepUnicycle(state, cmd, this.physicsDt, spec);
+    const { progress } = route.update(state.x, state.y);
+    const found = this.monitor.check(time, state, env.pedestrians.discs(), progress);
+    if (this.step % this.sampleEvery === 0) this.sample(time);
+    if (found.length > 0) {
+      this.failures.push(...found);
+      if (scenario.onFailure === 'terminate') return this.finish('failure');
+      // Long-horizon: back to the closest route waypoint, facing along the route, at rest.
+      const i = route.closestWaypoint(state.x, state.y);
+      const [ax, ay] = route.route[i];
+      const [bx, by] = route.route[Math.min(i + 1, route.route.length - 1)];
+      Object.assign(state, { x: ax, y: ay, yaw: i + 1 < route.route.length ? Math.atan2(by - ay, bx - ax) : state.yaw, v: 0, w: 0 });
+      route.resetTo(i);
+      this.monitor.resetContacts(time, route.update(state.x, state.y).progress);
+    }
+    if (scenario.success.kind === 'reach-goal') {
+      if (Math.hypot(state.x - scenario.robot.goal[0], state.y - scenario.robot.goal[1]) <= scenario.success.goalRadius) {
+        this.timeToGoal = time;
+        this.finish('goal');
+      }
+    } else if (Math.abs(state.v) < STOP_SPEED && time > 1 && stoppedInFront(state, env.pedestrians.discs()[scenario.success.pedestrian], scenario.success.maxDistance, spec)) {
+      this.finish('stopped');
+    }
+  }
+
+  /** One control step under `cmd`: the physics sub-steps, calling `stepCrowd` where the crowd steps. */
+  async advance(cmd: VelocityCommand, stepCrowd: (dt: number, robot: RobotState) => void | Promise<void>): Promise<void> {
+    for (let k = 0; k < this.subSteps && !this.ended; k++) {
+      if (this.crowdDue()) await stepCrowd(this.crowdStepDt, this.state);
+      this.subStep(cmd);
+    }
+  }
+
+  /** The episode's record (call once, when {@link done}, before its pedestrians change). */
+  record(): EpisodeRecord {
+    const { traj, time, end, scenario, route, failures } = this;
+    if (traj.t[traj.t.length - 1] !== time) this.sample(time);
+    const social = socialMetrics(traj, this.peds);
+    const distance = pathLength(traj);
+    const success = (end === 'goal' || end === 'stopped') && (scenario.onFailure === 'terminate' ? failures.length === 0 : true);
+    return {
+      scenarioId: scenario.id,
+      suite: scenario.suite,
+      category: scenario.category,
+      policy: this.env.policyName,
+      run: this.run,
+      seed: this.seed,
+      success,
+      end,
+      routeLength: route.length,
+      routeCompletion: end === 'goal' ? 1 : route.completion,
+      duration: time,
+      distance,
+      averageVelocity: averageVelocity(traj),
+      timeToGoal: this.timeToGoal,
+      failures,
+      minPedestrianDistance: Number.isFinite(social.minPedestrianDistance) ? social.minPedestrianDistance : null,
+      timeWithinIntimate: social.timeWithinIntimate,
+      timeWithinPersonal: social.timeWithinPersonal,
+      pathIrregularity: pathIrregularity(traj, scenario.robot.route),
+      trajectory: traj.t.flatMap((t, k) => (k % 5 === 0 || k === traj.t.length - 1 ? [[round(t), round(traj.x[k]), round(traj.y[k])] as [number, number, number]] : [])),
+    };
+  }
+
+  private finish(end: EpisodeRecord['end']): void {
+    this.end = end;
+    this.ended = true;
+  }
+
+  private sample(t: number): void {
+    const { traj, state } = this;
+    traj.t.push(t);
+    traj.x.push(state.x);
+    traj.y.push(state.y);
+    traj.yaw.push(state.yaw);
+    this.peds.push(this.env.pedestrians.discs().map((d) => [d.x, d.y] as Vec2));
+  }
+}
+
+/**
+ * Runs one episode of `scenario` (run index `run`, seed `seed`) to its end: goal reached, the
+ * Gesturing stop achieved, a failure (when `onFailure` is terminate), or the time limit.
+ */
+export async function runEpisode(scenario: Scenario, run: number, seed: number, env: EpisodeEnvironment): Promise<EpisodeRecord> {
+  const { policy, pedestrians } = env;
+  const episode = new EpisodeRun(scenario, run, seed, { ...env, rateHz: policy.rateHz, policyName: policy.name });
+  await policy.reset(seed);
+  const stepCrowd = (dt: number, robot: RobotState) => pedestrians.step(dt, robot);
+  while (!episode.done) {
+    await episode.advance(await policy.act(episode.observation()), stepCrowd);
+    if (!episode.ended && env.afterControlStep) await env.afterControlStep(episode.state, episode.time);
+  }
+  return episode.record();
 }
 
 const round = (v: number) => Math.round(v * 1000) / 1000;

@@ -4,25 +4,25 @@
  * which appends it to the results file.
  */
 import { acquireDevice, describeAdapter } from '../gpu/device';
+import { CpuPedestrianBatch, type PedestrianBatch, type PedestrianSlotView } from '../crowd/pedestrian-batch';
 import { fetchPolicyFiles } from '../policy/load-policy';
 import { OnnxPolicy } from '../policy/onnx-policy';
 import { RemotePolicy } from '../policy/remote-policy';
 import type { PolicyManifest } from '../policy/manifest';
 import type { Policy } from '../policy/policy';
-import { singleEnvironmentPolicy } from '../policy/episode-adapter';
-import { RobotCamera, type PedestrianView } from '../robot/robot-camera';
-import { ScenarioPedestrians } from '../crowd/scenario-pedestrians';
+import { batchedEnvironmentPolicy } from '../policy/episode-adapter';
 import { ExpertPolicy } from '../policy/expert-policy';
+import { CameraBatch } from '../robot/camera-batch';
+import type { PedestrianView } from '../robot/robot-camera';
 import { DELIVERY_ROBOT } from '../robot/robot-spec';
-import { runEpisode, type EpisodePolicy } from './episode';
+import { perSlotPolicy, runEpisodeBatch, type BatchEpisodePolicy } from './episode-batch';
 import { policyName, type EpisodeRecord } from './episode-record';
 import type { BenchJob } from './plan';
-import { scenarioWorld } from './scenario-world';
-
+import { scenarioWorld, type ScenarioWorld } from './scenario-world';
 
 export interface BenchRequest {
   jobs: BenchJob[];
-  /** Episodes simulated concurrently. */
+  /** B: environments per policy stepped in lockstep (one camera submission and one policy step for all B per control step). */
   envs: number;
   /** URLs of served ONNX models and manifests, by `--policy` value. */
   modelFiles: Record<string, { model: string; manifest: string }>;
@@ -41,118 +41,130 @@ export const CAMERA_OVERSAMPLE = 2;
 /** Splat chunks within this distance are drawn by the robot camera, metres. */
 export const CAMERA_VIEW_DISTANCE = 15;
 
-/** Per-run caches: one ONNX session or remote link per model, one camera per (model, world). */
+/** Per-run state: the device and the request. */
 interface Session {
   device: GPUDevice;
   req: BenchRequest;
-  onnx: Map<string, OnnxPolicy>;
-  remote: Map<string, RemotePolicy>;
-  /**
-   * Tail of each camera-fed policy's episode chain: an ONNX session or a relay serves batch 1 and
-   * keeps frame history, and the camera per (model, world) is shared, so a policy's episodes run one
-   * at a time (the expert's interleave freely with `--envs`).
-   */
-  turns: Map<string, Promise<unknown>>;
-  cameras: Map<string, RobotCamera>;
-}
-
-/** An episode's world and crowd, as runJob builds them. */
-interface BenchEnvironment {
-  world: ReturnType<typeof scenarioWorld>;
-  pedestrians: ScenarioPedestrians;
-  robot: typeof DELIVERY_ROBOT;
-  crowdDt: number;
 }
 
 /** A camera-fed policy with a manifest (ONNX or remote). */
 type ModelPolicy = Policy & { readonly manifest: PolicyManifest };
 
-async function onnxPolicy(session: Session, policy: string): Promise<OnnxPolicy> {
-  let p = session.onnx.get(policy);
-  if (!p) {
-    const urls = session.req.modelFiles[policy];
-    if (!urls) throw new Error(`policy ${policy}: model files were not served`);
-    const files = await fetchPolicyFiles(urls.model, urls.manifest);
-    p = await OnnxPolicy.create(session.device, { model: files.model, manifest: files.manifest, modelFile: policy.slice(5), robot: DELIVERY_ROBOT });
-    session.onnx.set(policy, p);
-  }
-  return p;
-}
-
-async function remotePolicy(session: Session, policy: string): Promise<RemotePolicy> {
-  let p = session.remote.get(policy);
-  if (!p) {
-    const relay = session.req.remotes?.[policy];
-    if (!relay) throw new Error(`policy ${policy}: no relay was started for it`);
-    p = await RemotePolicy.create(session.device, { url: relay.url, token: relay.token, batch: 1, robot: DELIVERY_ROBOT });
-    session.remote.set(policy, p);
-  }
-  return p;
-}
-
 /** Whether a `--policy` value names a remote policy (its relay is in `BenchRequest.remotes`). */
 const isRemote = (policy: string) => policy === 'remote' || /^wss?:\/\//.test(policy);
 
-async function runJob(session: Session, job: BenchJob): Promise<EpisodeRecord> {
-  const world = scenarioWorld(job.scenario);
-  const near = world.obstacles.filter((poly) => poly.some(([x, y]) => job.scenario.robot.route.some(([rx, ry]) => Math.hypot(x - rx, y - ry) < 40)));
-  const pedestrians = new ScenarioPedestrians(job.scenario.pedestrians, near, job.seed);
-  const env: BenchEnvironment = { world, pedestrians, robot: DELIVERY_ROBOT, crowdDt: CROWD_DT };
-  let record: EpisodeRecord;
-  if (job.policy === 'expert') {
-    record = await runEpisode(job.scenario, job.run, job.seed, { ...env, policy: new ExpertPolicy(DELIVERY_ROBOT) });
-  } else if (job.policy.startsWith('onnx:') || isRemote(job.policy)) {
-    // One episode at a time per camera-fed policy (see Session.turns).
-    const make = () => (isRemote(job.policy) ? remotePolicy(session, job.policy) : onnxPolicy(session, job.policy));
-    const before = session.turns.get(job.policy) ?? Promise.resolve();
-    const turn = before.catch(() => undefined).then(async () => cameraEpisode(session, job, env, await make()));
-    session.turns.set(job.policy, turn);
-    record = await turn;
-  } else {
-    throw new Error(`policy ${job.policy}: the benchmark runner supports expert, onnx:MODEL and remote (ws://) policies`);
+/**
+ * The camera-fed policy of a `--policy` value (ONNX session or remote link) serving `batch`
+ * environments per step (the remote protocol carries B environments per observation).
+ */
+async function modelPolicy(session: Session, policy: string, batch: number): Promise<ModelPolicy> {
+  if (isRemote(policy)) {
+    const relay = session.req.remotes?.[policy];
+    if (!relay) throw new Error(`policy ${policy}: no relay was started for it`);
+    return RemotePolicy.create(session.device, { url: relay.url, token: relay.token, batch, robot: DELIVERY_ROBOT });
   }
-  return { ...record, policy: policyName(job.policy) };
+  if (!policy.startsWith('onnx:')) throw new Error(`policy ${policy}: the benchmark runner supports expert, onnx:MODEL and remote (ws://) policies`);
+  const urls = session.req.modelFiles[policy];
+  if (!urls) throw new Error(`policy ${policy}: model files were not served`);
+  const files = await fetchPolicyFiles(urls.model, urls.manifest);
+  return OnnxPolicy.create(session.device, { model: files.model, manifest: files.manifest, modelFile: policy.slice(5), batch, robot: DELIVERY_ROBOT });
 }
 
 /**
- * Runs one episode of a camera-fed policy (ONNX or remote): the policy sees the robot camera, city
- * splats and pedestrians rendered on the GPU each control step and read by the observation pass on
- * the same device.
+ * The pedestrians of `slots` environments (the one place to choose the crowd backend, e.g.
+ * `GpuPedestrianBatch.create(device, { slots, maxPedestriansPerSlot })`).
  */
-async function cameraEpisode(session: Session, job: BenchJob, env: BenchEnvironment, model: ModelPolicy): Promise<EpisodeRecord> {
-  const { pedestrians, world } = env;
-  const key = `${job.policy}\u0000${job.scenario.world.kind === 'procedural' ? job.scenario.world.seed : ''}`;
-  let camera = session.cameras.get(key);
-  if (!camera) {
-    const { width, height } = model.manifest.image;
-    camera = await RobotCamera.create(session.device, { world: world.world, mount: model.camera, width: width * CAMERA_OVERSAMPLE, height: height * CAMERA_OVERSAMPLE, viewDistance: CAMERA_VIEW_DISTANCE, seed: job.seed });
-    session.cameras.set(key, camera);
-  }
-  const cam = camera;
-  const views = (): PedestrianView[] => {
-    const anim = pedestrians.animation();
-    return pedestrians.discs().map((d, i) => ({ x: d.x, y: d.y, heading: anim[i].heading, walkSpeed: anim[i].walkSpeed, gesture: anim[i].gesture }));
-  };
-  const [sx, sy, syaw] = job.scenario.robot.start;
-  await cam.render({ x: sx, y: sy, yaw: syaw }, views(), 0);
-  const policy = singleEnvironmentPolicy(model, { current: () => cam.target.color });
-  return runEpisode(job.scenario, job.run, job.seed, { ...env, policy, afterControlStep: (state) => cam.render(state, views(), 1 / model.rateHz) });
+async function pedestrianBatch(_device: GPUDevice, slots: number, _maxPedestriansPerSlot: number): Promise<PedestrianBatch> {
+  return new CpuPedestrianBatch(slots);
 }
 
-/** Runs the jobs, `envs` at a time, reporting each record as it finishes. */
+/** What the robot camera draws of a slot's pedestrians now. */
+function pedestrianViews(pedestrians: PedestrianSlotView): PedestrianView[] {
+  const anim = pedestrians.animation();
+  return pedestrians.discs().map((d, i) => ({ x: d.x, y: d.y, heading: anim[i].heading, walkSpeed: anim[i].walkSpeed, gesture: anim[i].gesture }));
+}
+
+/**
+ * A camera-fed policy over B slots: each control step the robot cameras of the active slots (city
+ * splats and that slot's pedestrians) are rendered in one submission, then the policy acts once on
+ * the B frames (read by its observation pass on the same device).
+ */
+function cameraPolicy(model: ModelPolicy, cameras: CameraBatch): BatchEpisodePolicy<BenchJob, ScenarioWorld> {
+  const pedestrians: (PedestrianSlotView | null)[] = new Array(cameras.slots).fill(null);
+  /** Whether a slot's next frame is its episode's first (gait time 0). */
+  const first: boolean[] = new Array(cameras.slots).fill(true);
+  const adapter = batchedEnvironmentPolicy(model, {
+    async render(observations) {
+      await cameras.render(observations.map((o, i) => (o ? { state: o.state, pedestrians: pedestrianViews(pedestrians[i]!), dt: first[i] ? 0 : 1 / model.rateHz } : null)));
+      observations.forEach((o, i) => o && (first[i] = false));
+      return observations.map((_, i) => cameras.frame(i));
+    },
+  });
+  return {
+    name: model.name,
+    rateHz: model.rateHz,
+    async reset(slot, start) {
+      await cameras.load(slot, start.world.world, start.job.seed);
+      pedestrians[slot] = start.pedestrians;
+      first[slot] = true;
+      await adapter.reset(slot, start.job.seed);
+    },
+    act: (observations) => adapter.act(observations),
+  };
+}
+
+/** Obstacles within this distance of a job's route are the pedestrians' obstacles, metres. */
+const PEDESTRIAN_OBSTACLE_RANGE = 40;
+
+/**
+ * Runs the jobs of one `--policy` value over `envs` environments in lockstep (episode-batch.ts),
+ * reporting each record as it finishes.
+ */
+async function runPolicyJobs(session: Session, policy: string, jobs: readonly BenchJob[], report: (r: EpisodeRecord) => Promise<void>): Promise<void> {
+  const slots = Math.max(1, Math.min(session.req.envs, jobs.length));
+  const maxPedestrians = Math.max(1, ...jobs.map((j) => j.scenario.pedestrians.length));
+  const pedestrians = await pedestrianBatch(session.device, slots, maxPedestrians);
+  const resources: { destroy(): void }[] = [pedestrians];
+  try {
+    let batchPolicy: BatchEpisodePolicy<BenchJob, ScenarioWorld>;
+    if (policy === 'expert') batchPolicy = perSlotPolicy(() => new ExpertPolicy(DELIVERY_ROBOT), slots);
+    else {
+      const model = await modelPolicy(session, policy, slots);
+      resources.push(model);
+      const { width, height } = model.manifest.image;
+      const cameras = new CameraBatch(session.device, slots, { mount: model.camera, width: width * CAMERA_OVERSAMPLE, height: height * CAMERA_OVERSAMPLE, viewDistance: CAMERA_VIEW_DISTANCE });
+      resources.push(cameras);
+      batchPolicy = cameraPolicy(model, cameras);
+    }
+    await runEpisodeBatch(jobs, {
+      pedestrians,
+      policy: batchPolicy,
+      world: (job) => scenarioWorld(job.scenario),
+      pedestrianObstacles: (job, world) =>
+        world.obstacles.filter((poly) => poly.some(([x, y]) => job.scenario.robot.route.some(([rx, ry]) => Math.hypot(x - rx, y - ry) < PEDESTRIAN_OBSTACLE_RANGE))),
+      robot: DELIVERY_ROBOT,
+      crowdDt: CROWD_DT,
+      onRecord: (record, job) => report({ ...record, policy: policyName(job.policy) }),
+    });
+  } finally {
+    for (const r of resources.reverse()) r.destroy();
+  }
+}
+
+/**
+ * Runs the jobs, each policy's over `envs` environments in lockstep (policies one after the other,
+ * in the order they first appear), reporting each record as it finishes.
+ */
 export async function runBenchEpisodes(req: BenchRequest): Promise<{ adapter: string }> {
   const acquired = await acquireDevice({ optionalFeatures: ['timestamp-query'] });
-  const session: Session = { device: acquired.device, req, onnx: new Map(), remote: new Map(), turns: new Map(), cameras: new Map() };
+  const session: Session = { device: acquired.device, req };
   const report = (window as unknown as { curbsideEpisodeDone: (r: EpisodeRecord) => Promise<void> }).curbsideEpisodeDone;
-  const queue = [...req.jobs];
-  const worker = async () => {
-    for (let job = queue.shift(); job; job = queue.shift()) await report(await runJob(session, job));
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(req.envs, queue.length)) }, worker));
-  const adapter = describeAdapter(acquired);
-  for (const c of session.cameras.values()) c.destroy();
-  for (const p of session.onnx.values()) p.destroy();
-  for (const p of session.remote.values()) p.destroy();
-  acquired.device.destroy();
-  return { adapter };
+  const byPolicy = new Map<string, BenchJob[]>();
+  for (const job of req.jobs) byPolicy.set(job.policy, [...(byPolicy.get(job.policy) ?? []), job]);
+  try {
+    for (const [policy, jobs] of byPolicy) await runPolicyJobs(session, policy, jobs, report);
+    return { adapter: describeAdapter(acquired) };
+  } finally {
+    acquired.device.destroy();
+  }
 }

@@ -184,8 +184,13 @@ function placeBehaviour(behaviour: Behaviour, route: Vec2[], length: number, wor
     }
     case 'overtaking': {
       // Starts behind the robot and passes it along the path, faster than it.
+      // Its route ends 4 m past the robot's goal (where walkable), so it does not stand on the goal.
       const b = frameAt(route, 0.01);
-      peds = [{ behaviour, spawn: add(b.p, b.t, -3), heading: heading(b.t), speed: r3(rng.range(1.5, 1.65)), triggerDistance: 10, route: [add(b.p, b.t, -3), route[route.length - 1]] }];
+      const lengths = arcLengths(route);
+      const e = frameAt(route, lengths[lengths.length - 1]);
+      const beyond = add(e.p, e.t, 4);
+      const end = isWalkable(world, beyond[0], beyond[1]) ? beyond : route[route.length - 1];
+      peds = [{ behaviour, spawn: add(b.p, b.t, -3), heading: heading(b.t), speed: r3(rng.range(1.5, 1.65)), triggerDistance: 10, route: [add(b.p, b.t, -3), end] }];
       break;
     }
     case 'gesturing':

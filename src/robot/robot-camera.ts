@@ -7,6 +7,11 @@
  * Mount (from the policy manifest): height above the ground under the robot, metres; pitch,
  * degrees (positive looks down); vertical field of view, degrees. The camera sits over the robot's
  * base looking along its heading (robot frame x forward, world Z up).
+ *
+ * The background splats come from a {@link SplatBackground} (default: the world's baked chunks).
+ * {@link RobotCamera.encode} records a view into the caller's command encoder, so several cameras
+ * (B environments, see camera-batch.ts) render in one submission; each camera owns its uniforms,
+ * sort buffers and target, so their views do not overwrite each other before the submit.
  */
 import { cameraModel, type PinholeCamera } from '../gpu/camera';
 import { createProceduralBody } from '../humans/procedural-body';
@@ -20,6 +25,7 @@ import type { BodyModel } from '../humans/body-model';
 import { deriveSeed } from '../core/random';
 import { OffscreenTarget, OFFSCREEN_COLOR_FORMAT, OFFSCREEN_DEPTH_FORMAT } from '../splats/offscreen';
 import { SplatRenderer } from '../splats/splat-renderer';
+import type { SplatBackground } from '../splats/splat-background';
 import { SplatSceneBuffers } from '../splats/splat-scene-buffers';
 import { ChunkedWorld } from '../world/bake/chunks';
 import { groundHeight } from '../world/queries';
@@ -54,6 +60,8 @@ export interface RobotCameraOptions {
   /** Seeds pedestrian appearance and gait phase. */
   seed?: number;
   body?: BodyModel;
+  /** Background splats (default `new ChunkedWorld(world)`); e.g. a scanned scene placed in the world frame. */
+  background?: SplatBackground;
 }
 
 /** Sky tint behind the splats (linear RGB). */
@@ -70,8 +78,7 @@ export class RobotCamera {
 
   private constructor(
     private readonly device: GPUDevice,
-    private readonly options: Required<Omit<RobotCameraOptions, 'body'>> & { body: BodyModel },
-    private readonly chunks: ChunkedWorld,
+    private readonly options: Required<Omit<RobotCameraOptions, 'body' | 'background'>> & { body: BodyModel; background: SplatBackground },
     private readonly splats: SplatRenderer,
     private readonly skinner: PedestrianSkinner,
     private readonly pass: PedestrianPass,
@@ -82,13 +89,35 @@ export class RobotCamera {
   }
 
   static async create(device: GPUDevice, opts: RobotCameraOptions): Promise<RobotCamera> {
-    const options = { viewDistance: 30, maxPedestrians: 16, seed: 1, body: opts.body ?? createProceduralBody(), ...opts } as RobotCamera['options'];
+    const options = { viewDistance: 30, maxPedestrians: 16, seed: 1, ...opts, body: opts.body ?? createProceduralBody(), background: opts.background ?? new ChunkedWorld(opts.world) };
     const [splats, skinner, pass] = await Promise.all([
       SplatRenderer.create(device, { colorFormat: OFFSCREEN_COLOR_FORMAT, depthFormat: OFFSCREEN_DEPTH_FORMAT }),
       PedestrianSkinner.create(device, options.body, options.maxPedestrians, 'RobotCamera.skinner'),
       PedestrianPass.create(device, { colorFormat: OFFSCREEN_COLOR_FORMAT, depthFormat: OFFSCREEN_DEPTH_FORMAT, model: options.body, capacity: options.maxPedestrians }),
     ]);
-    return new RobotCamera(device, options, new ChunkedWorld(opts.world), splats, skinner, pass);
+    return new RobotCamera(device, options, splats, skinner, pass);
+  }
+
+  /** The world the camera is in (ground heights). */
+  get world(): World {
+    return this.options.world;
+  }
+
+  /** Moves the camera to another world (its background: default the world's baked chunks). */
+  setWorld(world: World, background: SplatBackground = new ChunkedWorld(world)): void {
+    Object.assign(this.options, { world, background });
+    this.scene?.destroy();
+    this.scene = null;
+  }
+
+  /**
+   * Forgets the pedestrians' gaits and looks and reseeds them from `seed` (a new episode: what the
+   * camera shows then depends only on that episode, not on the ones rendered before).
+   */
+  resetPedestrians(seed: number): void {
+    this.options.seed = seed;
+    this.motions.length = 0;
+    this.appearances.length = 0;
   }
 
   /** The pinhole camera for a robot state (world frame). */
@@ -120,8 +149,23 @@ export class RobotCamera {
 
   /** As {@link render}, from any pinhole camera of the target's size (e.g. a free view of the city). */
   async renderView(pinhole: PinholeCamera, pedestrians: readonly PedestrianView[], dt: number): Promise<void> {
-    const view = this.chunks.view(pinhole, { viewDistance: this.options.viewDistance });
-    if (view.changed) {
+    const encoder = this.device.createCommandEncoder({ label: 'RobotCamera.render' });
+    await this.encodeView(encoder, pinhole, pedestrians, dt);
+    this.device.queue.submit([encoder.finish()]);
+  }
+
+  /**
+   * As {@link render}, recorded into `encoder` (submit it before this camera's next encode: the
+   * view's uniforms and pedestrians are written with `queue.writeBuffer` now).
+   */
+  async encode(encoder: GPUCommandEncoder, state: Pick<RobotState, 'x' | 'y' | 'yaw'>, pedestrians: readonly PedestrianView[], dt: number): Promise<void> {
+    return this.encodeView(encoder, this.cameraFor(state), pedestrians, dt);
+  }
+
+  /** As {@link renderView}, recorded into `encoder` (see {@link encode}). */
+  async encodeView(encoder: GPUCommandEncoder, pinhole: PinholeCamera, pedestrians: readonly PedestrianView[], dt: number): Promise<void> {
+    const view = this.options.background.view(pinhole, { viewDistance: this.options.viewDistance });
+    if (view.changed || !this.scene) {
       this.scene?.destroy();
       this.scene = new SplatSceneBuffers(this.device, view.cloud, 'city view', 'RobotCamera.scene');
       await this.splats.setScene(this.scene);
@@ -143,7 +187,6 @@ export class RobotCamera {
       this.placements[i] = { position: [p.x, p.y, groundHeight(world, p.x, p.y)], yaw: p.heading };
     }
     const cam = cameraModel(pinhole);
-    const encoder = this.device.createCommandEncoder({ label: 'RobotCamera.render' });
     const color = this.target.color.createView();
     const depth = this.target.depth.createView();
     if (n > 0) {
@@ -153,7 +196,6 @@ export class RobotCamera {
     }
     this.pass.encode(encoder, cam, this.skinner.skinnedVertices, n, { color, depth, clearColor: SKY_CLEAR });
     this.splats.encode(encoder, cam, { color, depth, clearColor: null });
-    this.device.queue.submit([encoder.finish()]);
   }
 
   destroy(): void {
