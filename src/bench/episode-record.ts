@@ -10,6 +10,8 @@ export interface EpisodeRecord {
   suite: string;
   category: string;
   policy: string;
+  /** Pedestrian simulation backend: `gpu` (WGSL, float32) or `cpu` (TypeScript reference, float64); absent in older files (cpu). */
+  crowd?: 'gpu' | 'cpu';
   /** Run index 0..seeds−1 and the derived episode seed. */
   run: number;
   seed: number;

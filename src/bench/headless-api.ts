@@ -5,6 +5,11 @@
  */
 import { acquireDevice, describeAdapter } from '../gpu/device';
 import { CpuPedestrianBatch, type PedestrianBatch, type PedestrianSlotView } from '../crowd/pedestrian-batch';
+import { GpuPedestrianBatch } from '../crowd/gpu-pedestrian-batch';
+import { loadSplatFile } from '../splats/formats';
+import type { SplatBackground } from '../splats/splat-background';
+import type { SplatCloud } from '../splats/splat-cloud';
+import { sceneTransform, transformSplatCloud } from '../world/bake/scene-file';
 import { fetchPolicyFiles } from '../policy/load-policy';
 import { OnnxPolicy } from '../policy/onnx-policy';
 import { RemotePolicy } from '../policy/remote-policy';
@@ -18,7 +23,8 @@ import { DELIVERY_ROBOT } from '../robot/robot-spec';
 import { perSlotPolicy, runEpisodeBatch, type BatchEpisodePolicy } from './episode-batch';
 import { policyName, type EpisodeRecord } from './episode-record';
 import type { BenchJob } from './plan';
-import { scenarioWorld, type ScenarioWorld } from './scenario-world';
+import { StaticBackground, scenarioBackground } from './scenario-background';
+import { registerScene, scenarioWorld, type ScenarioWorld } from './scenario-world';
 
 export interface BenchRequest {
   jobs: BenchJob[];
@@ -31,6 +37,13 @@ export interface BenchRequest {
    * (the Node side started the relay and waited for the model's spec).
    */
   remotes?: Record<string, { url: string; token: string }>;
+  /** Pedestrian backend: the WGSL batch (`gpu`) or the TypeScript reference (`cpu`). */
+  crowd: 'gpu' | 'cpu';
+  /**
+   * Scene files the jobs' scanned-scene worlds use, by their `world.path`: the file's text and the
+   * URL of its served capture (read only by camera-fed policies).
+   */
+  scenes?: Record<string, { text: string; capture: string }>;
 }
 
 /** Crowd step, s. */
@@ -41,10 +54,11 @@ export const CAMERA_OVERSAMPLE = 2;
 /** Splat chunks within this distance are drawn by the robot camera, metres. */
 export const CAMERA_VIEW_DISTANCE = 15;
 
-/** Per-run state: the device and the request. */
+/** Per-run state: the device, the request, and the scanned-scene captures (world frame) by scene path. */
 interface Session {
   device: GPUDevice;
   req: BenchRequest;
+  captures: Map<string, Promise<SplatCloud>>;
 }
 
 /** A camera-fed policy with a manifest (ONNX or remote). */
@@ -70,12 +84,38 @@ async function modelPolicy(session: Session, policy: string, batch: number): Pro
   return OnnxPolicy.create(session.device, { model: files.model, manifest: files.manifest, modelFile: policy.slice(5), batch, robot: DELIVERY_ROBOT });
 }
 
+/** The pedestrians of `slots` environments on the requested backend. */
+async function pedestrianBatch(session: Session, slots: number, maxPedestriansPerSlot: number): Promise<PedestrianBatch> {
+  if (session.req.crowd === 'cpu') return new CpuPedestrianBatch(slots);
+  return GpuPedestrianBatch.create(session.device, { slots, maxPedestriansPerSlot, label: 'bench.pedestrians' });
+}
+
+/** A scanned scene's capture splats in the world frame (fetched and transformed once per scene). */
+function sceneCapture(session: Session, world: ScenarioWorld, scenePath: string): Promise<SplatCloud> {
+  let cloud = session.captures.get(scenePath);
+  if (!cloud) {
+    const url = session.req.scenes?.[scenePath]?.capture;
+    if (!url || !world.scene) throw new Error(`scene ${scenePath}: its capture was not served to the page`);
+    const scene = world.scene;
+    cloud = (async () => {
+      const res = await fetch(url);
+      if (!res.ok) throw new Error(`scene ${scenePath}: capture ${scene.capture}: HTTP ${res.status}`);
+      const capture = loadSplatFile(scene.capture, new Uint8Array(await res.arrayBuffer()));
+      return transformSplatCloud(capture, sceneTransform(scene, scenePath));
+    })();
+    session.captures.set(scenePath, cloud);
+  }
+  return cloud;
+}
+
 /**
- * The pedestrians of `slots` environments (the one place to choose the crowd backend, e.g.
- * `GpuPedestrianBatch.create(device, { slots, maxPedestriansPerSlot })`).
+ * What a slot's robot camera draws for a job: the world's baked chunks (shared between slots) or the
+ * scanned scene's capture, plus the scenario's blockers (fences).
  */
-async function pedestrianBatch(_device: GPUDevice, slots: number, _maxPedestriansPerSlot: number): Promise<PedestrianBatch> {
-  return new CpuPedestrianBatch(slots);
+async function jobBackground(session: Session, cameras: CameraBatch, job: BenchJob, world: ScenarioWorld): Promise<SplatBackground> {
+  const w = job.scenario.world;
+  const base = w.kind === 'scene' ? new StaticBackground(await sceneCapture(session, world, w.path)) : cameras.bakedView(world.world);
+  return scenarioBackground(job.scenario, world, { base });
 }
 
 /** What the robot camera draws of a slot's pedestrians now. */
@@ -89,7 +129,7 @@ function pedestrianViews(pedestrians: PedestrianSlotView): PedestrianView[] {
  * splats and that slot's pedestrians) are rendered in one submission, then the policy acts once on
  * the B frames (read by its observation pass on the same device).
  */
-function cameraPolicy(model: ModelPolicy, cameras: CameraBatch): BatchEpisodePolicy<BenchJob, ScenarioWorld> {
+function cameraPolicy(session: Session, model: ModelPolicy, cameras: CameraBatch): BatchEpisodePolicy<BenchJob, ScenarioWorld> {
   const pedestrians: (PedestrianSlotView | null)[] = new Array(cameras.slots).fill(null);
   /** Whether a slot's next frame is its episode's first (gait time 0). */
   const first: boolean[] = new Array(cameras.slots).fill(true);
@@ -104,7 +144,7 @@ function cameraPolicy(model: ModelPolicy, cameras: CameraBatch): BatchEpisodePol
     name: model.name,
     rateHz: model.rateHz,
     async reset(slot, start) {
-      await cameras.load(slot, start.world.world, start.job.seed);
+      await cameras.load(slot, start.world.world, start.job.seed, await jobBackground(session, cameras, start.job, start.world));
       pedestrians[slot] = start.pedestrians;
       first[slot] = true;
       await adapter.reset(slot, start.job.seed);
@@ -123,7 +163,7 @@ const PEDESTRIAN_OBSTACLE_RANGE = 40;
 async function runPolicyJobs(session: Session, policy: string, jobs: readonly BenchJob[], report: (r: EpisodeRecord) => Promise<void>): Promise<void> {
   const slots = Math.max(1, Math.min(session.req.envs, jobs.length));
   const maxPedestrians = Math.max(1, ...jobs.map((j) => j.scenario.pedestrians.length));
-  const pedestrians = await pedestrianBatch(session.device, slots, maxPedestrians);
+  const pedestrians = await pedestrianBatch(session, slots, maxPedestrians);
   const resources: { destroy(): void }[] = [pedestrians];
   try {
     let batchPolicy: BatchEpisodePolicy<BenchJob, ScenarioWorld>;
@@ -134,7 +174,7 @@ async function runPolicyJobs(session: Session, policy: string, jobs: readonly Be
       const { width, height } = model.manifest.image;
       const cameras = new CameraBatch(session.device, slots, { mount: model.camera, width: width * CAMERA_OVERSAMPLE, height: height * CAMERA_OVERSAMPLE, viewDistance: CAMERA_VIEW_DISTANCE });
       resources.push(cameras);
-      batchPolicy = cameraPolicy(model, cameras);
+      batchPolicy = cameraPolicy(session, model, cameras);
     }
     await runEpisodeBatch(jobs, {
       pedestrians,
@@ -144,7 +184,7 @@ async function runPolicyJobs(session: Session, policy: string, jobs: readonly Be
         world.obstacles.filter((poly) => poly.some(([x, y]) => job.scenario.robot.route.some(([rx, ry]) => Math.hypot(x - rx, y - ry) < PEDESTRIAN_OBSTACLE_RANGE))),
       robot: DELIVERY_ROBOT,
       crowdDt: CROWD_DT,
-      onRecord: (record, job) => report({ ...record, policy: policyName(job.policy) }),
+      onRecord: (record, job) => report({ ...record, policy: policyName(job.policy), crowd: pedestrians.backend }),
     });
   } finally {
     for (const r of resources.reverse()) r.destroy();
@@ -157,7 +197,8 @@ async function runPolicyJobs(session: Session, policy: string, jobs: readonly Be
  */
 export async function runBenchEpisodes(req: BenchRequest): Promise<{ adapter: string }> {
   const acquired = await acquireDevice({ optionalFeatures: ['timestamp-query'] });
-  const session: Session = { device: acquired.device, req };
+  const session: Session = { device: acquired.device, req, captures: new Map() };
+  for (const [path, { text }] of Object.entries(req.scenes ?? {})) registerScene(path, text);
   const report = (window as unknown as { curbsideEpisodeDone: (r: EpisodeRecord) => Promise<void> }).curbsideEpisodeDone;
   const byPolicy = new Map<string, BenchJob[]>();
   for (const job of req.jobs) byPolicy.set(job.policy, [...(byPolicy.get(job.policy) ?? []), job]);

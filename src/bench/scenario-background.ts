@@ -131,7 +131,11 @@ export interface ScenarioBackgroundOptions {
    * transform is applied here). Read it from `sceneCapturePath(scenario.world.path, world.scene)`.
    */
   capture?: SplatCloud;
-  /** Procedural worlds: a background to share between scenarios of one world (default a new ChunkedWorld). */
+  /**
+   * The world's own splats, already built (e.g. a view of baked chunks shared between scenarios of
+   * one world, or a capture transformed once); default a new ChunkedWorld, or the transformed
+   * `capture` for scene worlds.
+   */
   base?: SplatBackground;
 }
 
@@ -139,13 +143,14 @@ export interface ScenarioBackgroundOptions {
  * The background of a scenario: its world's splats (procedural: `options.base` or a new
  * ChunkedWorld; scene: the transformed capture) plus its blockers' fences.
  *
- * @throws Error for a scene world without `options.capture`.
+ * @throws Error for a scene world without `options.capture` or `options.base`.
  */
 export function scenarioBackground(scenario: Scenario, world: ScenarioWorld, options: ScenarioBackgroundOptions = {}): SplatBackground {
   let base: SplatBackground;
-  if (world.scene) {
+  if (options.base) base = options.base;
+  else if (world.scene) {
     if (!options.capture) throw new Error(`${scenario.id}: a scene world's background needs the capture splats (options.capture)`);
-    base = options.base ?? new StaticBackground(transformSplatCloud(options.capture, sceneTransform(world.scene)));
-  } else base = options.base ?? new ChunkedWorld(world.world);
+    base = new StaticBackground(transformSplatCloud(options.capture, sceneTransform(world.scene)));
+  } else base = new ChunkedWorld(world.world);
   return scenario.blockers?.length ? new BlockedBackground(base, world.world, scenario.blockers) : base;
 }

@@ -1,6 +1,6 @@
 /**
  * `npm run bench -- [--suite smoke|unit|reactive|long|all|FILE.json] [--policy expert|onnx:MODEL|remote|ws://127.0.0.1:PORT]
- *   [--envs B] [--seeds N] [--shard i/n] [--out DIR] [--headed] [--gpu] [--fresh] [--remote-wait S]`
+ *   [--envs B] [--crowd gpu|cpu] [--seeds N] [--shard i/n] [--out DIR] [--headed] [--gpu] [--fresh] [--remote-wait S]`
  *
  * Runs a scenario suite in headless Chromium and writes, as each episode finishes, one JSON line to
  * DIR/episodes.jsonl (a rerun with the same DIR resumes where it stopped); ends with a summary table
@@ -13,7 +13,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
 import { summarise, summaryTable } from '../bench/aggregate';
 import { BenchProgress } from '../bench/progress';
 import { buildReport } from '../bench/report-html';
@@ -24,6 +24,8 @@ import { parseScenarios, type Scenario } from '../bench/scenario';
 import type { BenchRequest } from '../bench/headless-api';
 import { parsePolicyManifest, type PolicyManifest } from '../policy/manifest';
 import { parseRelayPolicy, RemotePolicyServer } from '../policy/remote-server';
+import { parseSceneFile, SceneFileError } from '../world/bake/scene-file';
+import { sceneCapturePath } from '../bench/scenario-world';
 import { CliError, runCli, withHarness } from './browser-harness';
 import { positiveInt } from './parse';
 
@@ -99,11 +101,37 @@ async function startRelay(policy: string, waitS: number): Promise<Relay> {
   return { policy, server, ready };
 }
 
+/**
+ * Reads the scene files of the scanned-scene worlds among `scenarios` (paths relative to the
+ * repository root) and, when a camera-fed policy runs, serves each scene's capture to the page.
+ *
+ * @throws CliError naming the scene file when it is missing or invalid, or its capture is missing.
+ */
+async function serveScenes(serveFile: (path: string) => Promise<{ url: string }>, scenarios: readonly Scenario[], cameras: boolean): Promise<NonNullable<BenchRequest['scenes']>> {
+  const scenes: NonNullable<BenchRequest['scenes']> = {};
+  for (const s of scenarios) {
+    if (s.world.kind !== 'scene' || s.world.path in scenes) continue;
+    const file = resolve(ROOT, s.world.path);
+    if (!existsSync(file)) throw new CliError(`${s.id}: world.path ${s.world.path}: no such scene file (paths are relative to ${ROOT})`);
+    const text = readFileSync(file, 'utf8');
+    let capture = '';
+    try {
+      const scene = parseSceneFile(text, s.world.path);
+      if (cameras) capture = (await serveFile(resolve(ROOT, sceneCapturePath(s.world.path, scene)))).url;
+    } catch (e) {
+      throw e instanceof SceneFileError ? new CliError(e.message) : e;
+    }
+    scenes[s.world.path] = { text, capture };
+  }
+  return scenes;
+}
+
 const program = new Command('bench')
   .description('Run a SidewalkBench-style scenario suite in headless Chromium and report the metrics.')
   .option('--suite <name|file>', 'smoke, unit, reactive, long, all, or a scenario/suite JSON file', 'smoke')
   .option('--policy <policy...>', 'expert, onnx:MODEL.onnx (manifest MODEL.json beside it), remote (relay on any free port) or ws://127.0.0.1:PORT; repeatable', ['expert', 'onnx:assets/policies/single-frame/model.onnx'])
   .option('--envs <B>', 'environments per policy stepped in lockstep: each control step renders the B robot cameras in one GPU submission and runs the policy once for all B', positiveInt(64), 1)
+  .addOption(new Option('--crowd <backend>', 'pedestrian simulation: gpu (WGSL behaviours + ORCA, float32) or cpu (TypeScript reference, float64, identical on every machine)').choices(['gpu', 'cpu']).default('gpu'))
   .option('--seeds <N>', 'runs per scenario with different seeds (default 5; smoke: 1)', positiveInt(100))
   .option('--shard <i/n>', 'run only shard i of n (merge with npm run bench:merge)')
   .option('--out <dir>', 'output directory (default out/bench/<suite>)')
@@ -115,7 +143,7 @@ const program = new Command('bench')
 
 runCli(async () => {
   program.parse();
-  const o = program.opts<{ suite: string; policy: string[]; envs: number; seeds?: number; shard?: string; out?: string; fresh?: boolean; headed?: boolean; gpu?: boolean; remoteWait: number }>();
+  const o = program.opts<{ suite: string; policy: string[]; envs: number; crowd: 'gpu' | 'cpu'; seeds?: number; shard?: string; out?: string; fresh?: boolean; headed?: boolean; gpu?: boolean; remoteWait: number }>();
   const policies = o.policy.map(parsePolicy);
   const scenarios = loadSuite(o.suite);
   const seeds = o.seeds ?? (o.suite === 'smoke' ? 1 : 5);
@@ -131,6 +159,10 @@ runCli(async () => {
     `bench: suite ${o.suite} (${scenarios.length} scenarios × ${seeds} seeds × ${policies.length} policies = ${all.length} episodes` +
       `${shard.count > 1 ? `, shard ${shard.index}/${shard.count}: ${mine.length}` : ''}), ${jobs.length} to run, results in ${log}`,
   );
+  const mixed = readResults(log).find((r) => (r.crowd ?? 'cpu') !== o.crowd);
+  if (mixed && jobs.length > 0) {
+    throw new CliError(`${log}: holds episodes run with --crowd ${mixed.crowd ?? 'cpu'}; resume with that backend, or start again with --fresh (or another --out)`);
+  }
   const progress = new BenchProgress(jobs.length, mine.length - jobs.length);
   let adapter = 'not started';
   if (jobs.length > 0) {
@@ -149,9 +181,10 @@ runCli(async () => {
           const manifest = await h.serveFile(p.slice(5).replace(/\.onnx$/, '.json'));
           modelFiles[p] = { model: model.url, manifest: manifest.url };
         }
+        const scenes = await serveScenes(h.serveFile, jobs.map((j) => j.scenario), policies.some((p) => p !== 'expert'));
         for (const r of relays) await r.ready;
         const remotes = Object.fromEntries(relays.map((r) => [r.policy, { url: r.server.url, token: r.server.token }]));
-        const req: BenchRequest = { jobs, envs: o.envs, modelFiles, remotes };
+        const req: BenchRequest = { jobs, envs: o.envs, crowd: o.crowd, modelFiles, remotes, scenes };
         adapter = (await h.call<{ adapter: string }>('runBenchEpisodes', req)).adapter;
       });
     } finally {
@@ -162,13 +195,13 @@ runCli(async () => {
   const records = readResults(log).filter((r) => mine.some((j) => j.scenario.id === r.scenarioId));
   const rows = summarise(records);
   console.log(`\n${summaryTable(rows)}\n`);
-  writeFileSync(join(outDir, 'summary.json'), JSON.stringify({ suite: o.suite, policies, seeds, shard, adapter, rows }, null, 2));
+  writeFileSync(join(outDir, 'summary.json'), JSON.stringify({ suite: o.suite, policies, seeds, shard, crowd: o.crowd, adapter, rows }, null, 2));
   const byId = new Map(scenarios.map((s) => [s.id, s]));
   writeFileSync(
     join(outDir, 'report.html'),
     buildReport({
       title: `Curbside benchmark: ${o.suite}`,
-      meta: [`policies: ${policies.join(', ')}`, `seeds: ${seeds}`, `WebGPU adapter: ${adapter}`, `generated ${new Date().toISOString()}`],
+      meta: [`policies: ${policies.join(', ')}`, `seeds: ${seeds}`, `crowd: ${o.crowd}`, `WebGPU adapter: ${adapter}`, `generated ${new Date().toISOString()}`],
       records,
       backdrop: (r) => {
         const s = byId.get(r.scenarioId);

@@ -54,9 +54,7 @@ export class CameraBatch {
    */
   async load(slot: number, world: World, seed: number, background?: SplatBackground): Promise<void> {
     this.check(slot);
-    let bake = this.bakes.get(world);
-    if (!background && !bake) this.bakes.set(world, (bake = new ChunkedWorld(world)));
-    const bg = background ?? new SharedBakeView(bake!);
+    const bg = background ?? this.bakedView(world);
     const camera = this.cameras[slot];
     if (!camera) {
       this.cameras[slot] = await RobotCamera.create(this.device, { ...this.options, world, background: bg, seed });
@@ -64,6 +62,17 @@ export class CameraBatch {
       camera.setWorld(world, bg);
       camera.resetPedestrians(seed);
     }
+  }
+
+  /**
+   * A new view of `world`'s baked chunks, sharing their bake cache with every other view of the
+   * same world (a slot's own view keeps its own `changed` state): the base to put a scenario's
+   * blockers on (src/bench/scenario-background.ts).
+   */
+  bakedView(world: World): SplatBackground {
+    let bake = this.bakes.get(world);
+    if (!bake) this.bakes.set(world, (bake = new ChunkedWorld(world)));
+    return new SharedBakeView(bake);
   }
 
   /** The camera of `slot` (after its first {@link load}). */
