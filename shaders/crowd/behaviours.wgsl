@@ -6,7 +6,7 @@
 //
 // Pedestrian i of slot s is g = s·PEDS_PER_SLOT + i. Kernels of one step, in one compute pass:
 //   1. updateBehaviours  one thread per slot, the slot's pedestrians in scenario order (control()):
-//      triggers, paths, lateral timing, gestures, queues. Sequential within a slot because a queue
+//      triggers, paths, lateral timing, gestures, queues, interact phases. Sequential within a slot because a queue
 //      member reads the `triggered` flag that members before it set in the same step (as the TS loop);
 //   2. computeVelocities one thread per pedestrian: preferred velocity (consumes reached waypoints),
 //      then, unless responsibility is 0 (keeps the preferred velocity), ORCA with the robot disc and
@@ -41,6 +41,7 @@ const LATERAL_MIN_ROBOT_SPEED: f32 = 0.3; // m/s
 const QUEUE_SERVED_WALK: f32 = 8.0;  // m walked on after being served
 const QUEUE_SERVED_SPEED: f32 = 1.2; // m/s
 const QUEUE_CLOSE_UP_SPEED: f32 = 0.6; // m/s
+const COOPERATIVE: f32 = 0.5;        // ORCA responsibility of walkers (interact after its stay)
 const NEVER: f32 = 3.0e38;           // "not set" time (the TS's Infinity)
 const NO_NEIGHBOR: u32 = 0xffffffffu;
 
@@ -104,6 +105,38 @@ fn queue(slot: u32, g: u32, p: PedParams, s: ptr<function, PedState>, k: ptr<fun
   }
 }
 
+// Interact (TS interact()): once the object is reached (the last waypoint, within reach), stand
+// there facing params.facing (responsibility 0) for params.duration s rounded to whole steps, then
+// walk the exit points (routes[]) cooperatively.
+fn interact(g: u32, p: PedParams, s: ptr<function, PedState>, k: ptr<function, PedKinematics>, dt: f32) {
+  if ((*s).phase == INTERACT_APPROACH) {
+    let left = (*s).pathEnd - (*s).pathStart;
+    if (left == 0u || (left == 1u && length(p.point - (*k).position) < WAYPOINT_REACHED)) {
+      (*s).phase = INTERACT_STAY;
+      (*s).pathStart = 0u;
+      (*s).pathEnd = 0u;
+      (*s).clock = 0.0;
+      (*s).responsibility = 0.0;
+    }
+  }
+  if ((*s).phase == INTERACT_STAY) {
+    if ((*s).clock >= p.wait - 0.5 * dt) {
+      (*s).phase = INTERACT_LEAVE;
+      (*s).responsibility = COOPERATIVE;
+      let base = g * PATH_CAPACITY;
+      for (var j = 0u; j < p.routeLen; j++) {
+        paths[base + j] = routes[base + j];
+      }
+      (*s).pathStart = 0u;
+      (*s).pathEnd = p.routeLen;
+    } else {
+      (*s).clock += dt;
+      let toFacing = p.exit - (*k).position;
+      (*k).heading = atan2(toFacing.y, toFacing.x);
+    }
+  }
+}
+
 // The behaviour state machine of pedestrian g (TS control()).
 fn control(slot: u32, g: u32, st: SlotStep) {
   let p = pedParams[g];
@@ -161,6 +194,9 @@ fn control(slot: u32, g: u32, st: SlotStep) {
     }
     case KIND_QUEUING: {
       queue(slot, g, p, &s, &k, st.dt);
+    }
+    case KIND_INTERACT: {
+      interact(g, p, &s, &k, st.dt);
     }
     default: {}
   }

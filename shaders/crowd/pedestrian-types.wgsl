@@ -12,6 +12,12 @@ const KIND_LATERAL: u32 = 4u;
 const KIND_OVERTAKING: u32 = 5u;
 const KIND_PED_CROSSING: u32 = 6u;
 const KIND_GESTURING: u32 = 7u;
+const KIND_INTERACT: u32 = 8u;
+
+// PedState.phase of an interact pedestrian (gpu-layout.ts PED_INTERACT_PHASES, same order).
+const INTERACT_APPROACH: u32 = 0u;  // walking its route to the object
+const INTERACT_STAY: u32 = 1u;      // standing at the object, facing it (clock counts the stay)
+const INTERACT_LEAVE: u32 = 2u;     // walking the exit points
 
 // PedKinematics.flags: bit 0 triggered, bits 1..2 gesture (0 none, 1 stop, 2 talk).
 const FLAG_TRIGGERED: u32 = 1u;
@@ -22,14 +28,14 @@ const GESTURE_STOP: u32 = 1u;
 // Per-pedestrian constants from its PedestrianSpec, written by load, 48 bytes.
 struct PedParams {
   spawn: vec2f,          // spec.spawn without jitter (queue places), m
-  point: vec2f,          // obstructing params.target, lateral params.crossPoint, m
-  exit: vec2f,           // lateral params.exit, m
+  point: vec2f,          // obstructing params.target, lateral params.crossPoint, interact params.object, m
+  exit: vec2f,           // lateral params.exit, interact params.facing, m
   kind: u32,             // KIND_*
   group: u32,            // spec.group, 0xffffffff when absent
   order: f32,            // queuing params.order
-  wait: f32,             // queuing params.wait, s
+  wait: f32,             // queuing params.wait, interact params.duration, s
   triggerDistance: f32,  // m; < 0 when the spec has none (never fires)
-  routeLen: u32,         // spec.route points in routes[]
+  routeLen: u32,         // points in routes[]: spec.route; interact: its params.exit points
 }
 
 // Behaviour state of one pedestrian (read-write), 32 bytes. The waypoints still to walk are
@@ -37,12 +43,12 @@ struct PedParams {
 struct PedState {
   speed: f32,           // walking speed for the path, m/s
   responsibility: f32,  // ORCA share; 0 = keeps its preferred velocity
-  clock: f32,           // queuing: time since its wait started, s
+  clock: f32,           // queuing: time since its wait started; interact: time stayed, s
   startAt: f32,         // lateral: when to start the pending crossing, s (NEVER = not set)
   pathStart: u32,
   pathEnd: u32,
   place: f32,           // queuing: the place in line it stands at / walks to (starts at order)
-  pad0: u32,
+  phase: u32,           // interact: INTERACT_* (starts at INTERACT_APPROACH)
 }
 
 // What the host reads back every step, 24 bytes.

@@ -26,7 +26,7 @@ const finite = z.number().refine(Number.isFinite, 'must be a finite number');
 const point = z.tuple([finite, finite]);
 
 export const PedestrianSpecSchema = z.object({
-  behaviour: z.enum(BEHAVIOURS).or(z.enum(['walk', 'idle'])),
+  behaviour: z.enum(BEHAVIOURS).or(z.enum(['walk', 'idle', 'interact'])),
   /** Spawn position, metres. */
   spawn: point,
   /** Initial heading, radians. */

@@ -10,7 +10,7 @@ import linearProgramWgsl from '../../shaders/crowd/linear-program.wgsl?raw';
 import pedestrianTypesWgsl from '../../shaders/crowd/pedestrian-types.wgsl?raw';
 import { ORCA_LINE_CAPACITY, MAX_NEIGHBORS, MAX_OBSTACLE_NEIGHBORS } from './gpu-crowd';
 import {
-  AGENT_PARAMS_LAYOUT, AGENT_STATE_LAYOUT, CROWD_PARAMS_LAYOUT, OBSTACLE_VERTEX_LAYOUT, PED_FLAG_TRIGGERED, PED_GESTURES, PED_KINEMATICS_LAYOUT, PED_NEVER,
+  AGENT_PARAMS_LAYOUT, AGENT_STATE_LAYOUT, CROWD_PARAMS_LAYOUT, OBSTACLE_VERTEX_LAYOUT, PED_FLAG_TRIGGERED, PED_GESTURES, PED_INTERACT_PHASES, PED_KINEMATICS_LAYOUT, PED_NEVER,
   PED_PARAMS_LAYOUT, PED_STATE_LAYOUT, PEDESTRIAN_KINDS, SLOT_STEP_LAYOUT, STATE_METRICS_LAYOUT,
 } from './gpu-layout';
 import behavioursWgsl from '../../shaders/crowd/behaviours.wgsl?raw';
@@ -38,8 +38,9 @@ describe('crowd WGSL struct layouts', () => {
   it('SlotStep', () => expectLayout('SlotStep', SLOT_STEP_LAYOUT, pedestrianTypesWgsl));
   it('pedestrian kinds, flags and NEVER match the WGSL consts', () => {
     const konst = (name: string, src = pedestrianTypesWgsl) => new RegExp(`const ${name}: [uf]32 = ([0-9.e]+)u?;`).exec(src)?.[1];
-    const names = ['OBSTRUCTING', 'CONVERSING', 'QUEUING', 'FRONTAL', 'LATERAL', 'OVERTAKING', 'PED_CROSSING', 'GESTURING'];
+    const names = ['OBSTRUCTING', 'CONVERSING', 'QUEUING', 'FRONTAL', 'LATERAL', 'OVERTAKING', 'PED_CROSSING', 'GESTURING', 'INTERACT'];
     names.forEach((n) => expect(konst(`KIND_${n}`), n).toBe(String(PEDESTRIAN_KINDS.indexOf(n.toLowerCase().replace('_', '-') as (typeof PEDESTRIAN_KINDS)[number]))));
+    PED_INTERACT_PHASES.forEach((phase, k) => expect(konst(`INTERACT_${phase.toUpperCase()}`), phase).toBe(String(k)));
     expect(konst('FLAG_TRIGGERED')).toBe(String(PED_FLAG_TRIGGERED));
     expect(konst('GESTURE_STOP')).toBe(String(PED_GESTURES.indexOf('stop')));
     expect(Number(konst('NEVER', behavioursWgsl))).toBe(PED_NEVER);

@@ -33,7 +33,7 @@ export const PED_PARAMS_LAYOUT = {
   size: 48, spawn: 0, point: 8, exit: 16, kind: 24, group: 28, order: 32, wait: 36, triggerDistance: 40, routeLen: 44,
 } as const;
 /** `PedState`: one pedestrian's behaviour state. */
-export const PED_STATE_LAYOUT = { size: 32, speed: 0, responsibility: 4, clock: 8, startAt: 12, pathStart: 16, pathEnd: 20, place: 24 } as const;
+export const PED_STATE_LAYOUT = { size: 32, speed: 0, responsibility: 4, clock: 8, startAt: 12, pathStart: 16, pathEnd: 20, place: 24, phase: 28 } as const;
 /** `PedKinematics`: what the host reads back per pedestrian every step. */
 export const PED_KINEMATICS_LAYOUT = { size: 24, position: 0, velocity: 8, heading: 16, flags: 20 } as const;
 /** `SlotStep`: one slot's per-step inputs. */
@@ -41,7 +41,9 @@ export const SLOT_STEP_LAYOUT = {
   size: 48, robotPosition: 0, robotVelocity: 8, robotSpeed: 16, time: 20, dt: 24, pedCount: 28, running: 32, obstacleBegin: 36, obstacleEnd: 40,
 } as const;
 /** `PedParams.kind` values, in the order of the `KIND_*` consts of pedestrian-types.wgsl (walk, idle, static: no behaviour). */
-export const PEDESTRIAN_KINDS = ['obstructing', 'conversing', 'queuing', 'frontal', 'lateral', 'overtaking', 'ped-crossing', 'gesturing', 'walk', 'idle', 'static'] as const;
+export const PEDESTRIAN_KINDS = ['obstructing', 'conversing', 'queuing', 'frontal', 'lateral', 'overtaking', 'ped-crossing', 'gesturing', 'interact', 'walk', 'idle', 'static'] as const;
+/** `PedState.phase` of an `interact` pedestrian, in the order of the `INTERACT_*` consts of pedestrian-types.wgsl. */
+export const PED_INTERACT_PHASES = ['approach', 'stay', 'leave'] as const;
 /** `PedKinematics.flags`: bit 0 triggered, bits 1–2 the gesture (index into this list). */
 export const PED_FLAG_TRIGGERED = 1;
 export const PED_GESTURES = ['none', 'stop', 'talk'] as const;

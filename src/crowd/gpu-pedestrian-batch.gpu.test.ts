@@ -1,7 +1,7 @@
 /**
  * GpuPedestrianBatch (WGSL behaviours + ORCA, float32) against the TypeScript reference
- * CpuPedestrianBatch (float64) on one scenario per behaviour of the reactive suite plus two
- * hand-made walker scenes, with a scripted robot driving the scenario's route; then slot isolation
+ * CpuPedestrianBatch (float64) on one scenario per behaviour of the reactive suite plus
+ * hand-made walker, queue and interact scenes, with a scripted robot driving the scenario's route; then slot isolation
  * (a batch of many slots equals each slot run alone, bit for bit) and unload/reload.
  */
 import { describe, expect, it } from 'vitest';
@@ -95,6 +95,27 @@ function queueCase(): Case {
   return { name: 'queue-close-up', specs: [member(10, 0, 2.05), member(9.2, 1, 4.05), member(8.3, 2, 6.55)], obstacles: [], route: [[0, 0], [20, 0]], speed: 0.5, seed: 5 };
 }
 
+/**
+ * Interact (ambient): a pedestrian walks its route to a kiosk beside the sidewalk, stands at it
+ * facing the kiosk for 3 s (a whole number of steps: the stay ends at clock ≥ duration − dt/2,
+ * half a step from any rounding), then walks on along two exit points, while a
+ * walker passes it (responsibility 0.5 walking, 0 standing) and the robot drives by.
+ */
+function interactCase(): Case {
+  const kiosk = strip([5.5, 3.1], [1, 0], 1, 0.6);
+  return {
+    name: 'interact',
+    specs: [
+      { behaviour: 'interact', spawn: [0.5, 2.2], heading: 0, speed: 1.2, route: [[0.5, 2.2], [3, 2.6]], params: { object: [6, 2.7], facing: [6, 3.4], duration: 3, exit: [8.5, 2.2, 12, 2.2] } },
+      { behaviour: 'walk', spawn: [13, 2.3], heading: Math.PI, speed: 1.3, route: [[13, 2.3], [-1, 2.3]] },
+    ],
+    obstacles: [kiosk],
+    route: [[-3, 0], [15, 0]],
+    speed: 0.7,
+    seed: 17,
+  };
+}
+
 /** The robot `t` s into the episode, driving `route` at `speed` (stops at its end). */
 function robotAt(c: Case, t: number): RobotState {
   let s = c.speed * t;
@@ -139,11 +160,11 @@ async function run(batch: PedestrianBatch, cases: Case[], steps = STEPS): Promis
   return traces;
 }
 
-const CASES = [...reactiveCases(), walkerCase(), crowdCase(), queueCase()];
+const CASES = [...reactiveCases(), walkerCase(), crowdCase(), queueCase(), interactCase()];
 
 describe('GpuPedestrianBatch', () => {
   it('has one reactive case per behaviour', () => {
-    expect(CASES.map((c) => c.name).sort()).toEqual(['conversing', 'crowd', 'frontal', 'gesturing', 'lateral', 'obstructing', 'overtaking', 'ped-crossing', 'queue-close-up', 'queuing', 'walk']);
+    expect(CASES.map((c) => c.name).sort()).toEqual(['conversing', 'crowd', 'frontal', 'gesturing', 'interact', 'lateral', 'obstructing', 'overtaking', 'ped-crossing', 'queue-close-up', 'queuing', 'walk']);
   });
 
   it('matches the CPU reference on every behaviour (positions, trigger steps, gestures)', async () => {
@@ -181,8 +202,13 @@ describe('GpuPedestrianBatch', () => {
       // Every behaviour must actually do something in these 15 s (else the comparison is vacuous),
       // and the walkers must actually avoid each other (ORCA, not straight lines).
       CASES.forEach((c, slot) => {
-        if (!['conversing', 'walk', 'crowd'].includes(c.name)) expect(want[slot].fired.some((f) => f > 0), `${c.name} fires`).toBe(true);
+        if (!['conversing', 'walk', 'crowd', 'interact'].includes(c.name)) expect(want[slot].fired.some((f) => f > 0), `${c.name} fires`).toBe(true);
       });
+      // Interact (ambient, never fires): it stands at the object for a while, then walks on past it.
+      const ic = CASES.findIndex((c) => c.name === 'interact');
+      const standing = want[ic].pos.filter((p, k) => k > 0 && Math.hypot(p[0][0] - 6, p[0][1] - 2.7) < 0.1 && p[0][0] === want[ic].pos[k - 1][0][0] && p[0][1] === want[ic].pos[k - 1][0][1]).length;
+      expect(standing * DT, 'interact stands at the object').toBeGreaterThan(2.5);
+      expect(want[ic].pos[STEPS - 1][0][0], 'interact walks on along its exit').toBeGreaterThan(8);
       const crowd = CASES.findIndex((c) => c.name === 'crowd');
       const detour = Math.max(...CASES[crowd].specs.map((sp, i) => {
         const [a, b] = sp.route!;
@@ -195,7 +221,7 @@ describe('GpuPedestrianBatch', () => {
 
   it('keeps slots apart: a batch of all cases equals each case alone, bit for bit', async () => {
     await withDevice(async (device) => {
-      const picked = CASES.filter((c) => ['walk', 'queuing', 'overtaking', 'lateral'].includes(c.name));
+      const picked = CASES.filter((c) => ['walk', 'queuing', 'overtaking', 'lateral', 'interact'].includes(c.name));
       // The same case twice (two slots on the same coordinates: any leak between them would show).
       const cases = [...picked, picked[0]];
       const together = await GpuPedestrianBatch.create(device, { slots: cases.length + 1, maxPedestriansPerSlot: 8 });

@@ -15,7 +15,7 @@
  * | pedParams        | ped, 48 B      | `PedParams`: constants from the spec (written by load)   |
  * | pedStates        | ped, 32 B      | `PedState`: behaviour state machine                      |
  * | kinematics       | ped, 24 B      | `PedKinematics`: position, velocity, heading, flags (read back) |
- * | routes / paths   | ped, 8 B × maxRoutePoints | spec route / waypoints still to walk           |
+ * | routes / paths   | ped, 8 B × maxRoutePoints | spec route (interact: exit points) / waypoints still to walk |
  * | obstacleVertices | vertex, 32 B   | `ObstacleVertex` (RVO2), slot's polygons within 60 m     |
  * | nextVelocity     | ped, 8 B       | ORCA result before integration                           |
  *
@@ -26,7 +26,8 @@
  *
  * Known differences from the reference: float32 (measured ≤ 3.2e-5 m over 15 s of every behaviour,
  * see the .gpu.test); comparisons that land exactly on a boundary (a trigger distance, a queue
- * wait that is a multiple of dt, a lateral start time) may resolve one step apart; ORCA considers
+ * wait that is a multiple of dt, a lateral start time, an interact stay whose duration − dt/2 is a
+ * multiple of dt) may resolve one step apart; ORCA considers
  * the nearest 16 obstacle edges (`MAX_OBSTACLE_NEIGHBORS`), the TS all edges within range.
  *
  * Use: `const batch = await GpuPedestrianBatch.create(device, { slots: B, maxPedestriansPerSlot: 16 })`,
@@ -49,7 +50,7 @@ import {
 import { buildObstacleVertices } from './obstacles';
 import type { PedestrianBatch, PedestrianSlotView } from './pedestrian-batch';
 import {
-  type AnimationState, initialResponsibility, jitteredSpawns, obstaclesNear, PEDESTRIAN_ORCA, PEDESTRIAN_RADIUS, ROBOT_DISC_RADIUS,
+  type AnimationState, type InteractParams, initialResponsibility, interactParams, jitteredSpawns, obstaclesNear, PEDESTRIAN_ORCA, PEDESTRIAN_RADIUS, ROBOT_DISC_RADIUS,
 } from './scenario-pedestrians';
 
 /** Default of {@link GpuPedestrianBatchOptions.maxRoutePoints} (the checked-in suites use ≤ 3). */
@@ -175,7 +176,9 @@ export class GpuPedestrianBatch implements PedestrianBatch {
    *   pedestrians, a route longer than `maxRoutePoints` points or more than
    *   `maxObstacleVerticesPerSlot` obstacle vertices are given; Error for an obstructing pedestrian
    *   without `params.target`, a lateral one without `params.crossPoint`/`params.exit`, a
-   *   non-finite queue order, or bad polygons (buildObstacleVertices).
+   *   non-finite queue order, an interact one with bad `params` (see interactParams), or bad
+   *   polygons (buildObstacleVertices); RangeError for an interact route + object or exit longer
+   *   than `maxRoutePoints`.
    */
   async load(slot: number, specs: readonly PedestrianSpec[], obstacles: readonly Ring[], seed: number): Promise<void> {
     this.check(slot);
@@ -211,20 +214,35 @@ export class GpuPedestrianBatch implements PedestrianBatch {
       const order = Number(spec.params?.order ?? 0);
       const wait = Number(spec.params?.wait ?? 10);
       if (spec.behaviour === 'queuing' && !(Number.isFinite(order) && Number.isFinite(wait))) throw new Error(`${who}: params.order and params.wait must be finite numbers`);
+      // Interact: paths start as route + object; routes[] holds the exit points (walked after the stay).
+      let interact: InteractParams | undefined;
+      if (spec.behaviour === 'interact') {
+        try {
+          interact = interactParams(spec);
+        } catch (e) {
+          throw new Error(`${who}: ${(e as Error).message}`);
+        }
+        if (route.length + 1 > R) throw new RangeError(`${who}: route of ${route.length} points plus the object exceeds maxRoutePoints ${R}`);
+        if (interact.exit.length > R) throw new RangeError(`${who}: ${interact.exit.length} exit points exceed maxRoutePoints ${R}`);
+      }
       const o = (i * PP.size) / 4;
-      pf.set([...rel(spec.spawn), ...point(lateral ? 'crossPoint' : 'target', spec.behaviour === 'obstructing' || lateral), ...point('exit', lateral)], o);
+      if (interact) pf.set([...rel(spec.spawn), ...rel(interact.object), ...rel(interact.facing)], o);
+      else pf.set([...rel(spec.spawn), ...point(lateral ? 'crossPoint' : 'target', spec.behaviour === 'obstructing' || lateral), ...point('exit', lateral)], o);
       pu[o + PP.kind / 4] = kindIndex(spec.behaviour);
       pu[o + PP.group / 4] = spec.group ?? PED_NO_GROUP;
       pf[o + PP.order / 4] = order;
-      pf[o + PP.wait / 4] = wait;
+      pf[o + PP.wait / 4] = interact ? interact.duration : wait;
       pf[o + PP.triggerDistance / 4] = spec.triggerDistance ?? -1;
-      pu[o + PP.routeLen / 4] = route.length;
-      route.forEach((p, k) => routes.set(rel(p), (i * R + k) * 2));
+      const stored = interact ? interact.exit : route;
+      pu[o + PP.routeLen / 4] = stored.length;
+      stored.forEach((p, k) => routes.set(rel(p), (i * R + k) * 2));
       const walksAtOnce = spec.behaviour === 'walk';
       if (walksAtOnce) paths.set(routes.subarray(i * R * 2, (i * R + route.length) * 2), i * R * 2);
+      if (interact) [...route, interact.object].forEach((p, k) => paths.set(rel(p), (i * R + k) * 2));
       const s = (i * PS.size) / 4;
       sf.set([spec.speed, initialResponsibility(spec.behaviour), 0, PED_NEVER], s);
-      su.set([0, walksAtOnce ? route.length : 0], s + PS.pathStart / 4);
+      su.set([0, walksAtOnce ? route.length : interact ? route.length + 1 : 0], s + PS.pathStart / 4);
+      su[s + PS.phase / 4] = 0; // interact: INTERACT_APPROACH
       sf[s + PS.place / 4] = order;
       const k = (i * K.size) / 4;
       kf.set([...rel(spawns[i]), 0, 0, spec.heading], k);

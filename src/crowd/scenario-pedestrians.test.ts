@@ -113,6 +113,67 @@ describe('ScenarioPedestrians behaviours', () => {
     expect(Math.abs(Math.abs(sim.animation()[0].heading) - Math.PI)).toBeLessThan(0.05);
   });
 
+  it('interact: walks to the object, stands facing it for its duration, then walks on along the exit', () => {
+    const dt = 0.1;
+    const duration = 3;
+    const object = [6, 2];
+    const facing = [6, 2.6];
+    const sim = new ScenarioPedestrians([
+      spec({ behaviour: 'interact', spawn: [0, 2], heading: 0, speed: 1.2, route: [[0, 2], [3, 2]], params: { object, facing, duration, exit: [9, 2, 12, 2] } }),
+    ], [], 1);
+    const robot: RobotState = { x: -30, y: 0, yaw: 0, v: 0, w: 0 };
+    const trace: { x: number; y: number; speed: number; heading: number; idle: boolean; gesture: string }[] = [];
+    for (let k = 0; k < 160; k++) {
+      sim.step(dt, robot);
+      const d = sim.discs()[0];
+      const a = sim.animation()[0];
+      trace.push({ x: d.x, y: d.y, speed: a.walkSpeed, heading: a.heading, idle: a.idle, gesture: a.gesture });
+    }
+    const atObject = (t: (typeof trace)[number]) => Math.hypot(t.x - object[0], t.y - object[1]) < 0.1;
+    const arrive = trace.findIndex((t) => atObject(t) && t.speed === 0); // first step standing there
+    expect(arrive).toBeGreaterThan(0);
+    // Walked there at its speed (6 m at 1.2 m/s, easing into the object at the end).
+    expect(arrive * dt).toBeGreaterThan(4.5);
+    expect(arrive * dt).toBeLessThan(7);
+    const stay = trace.slice(arrive).findIndex((t) => t.speed > 0) + arrive; // first step walking again
+    const stood = trace.slice(arrive, stay);
+    expect(stood.length).toBeGreaterThan(0);
+    // Stands `duration` s (±dt), at the object, idle, gesture none, facing the facing point (+y).
+    expect(Math.abs(stood.filter((t) => t.speed === 0).length * dt - duration)).toBeLessThanOrEqual(dt + 1e-9);
+    expect(Math.abs((stay - arrive) * dt - duration)).toBeLessThanOrEqual(dt + 1e-9);
+    for (const t of stood) {
+      expect(atObject(t)).toBe(true);
+      expect(t.idle).toBe(true);
+      expect(t.gesture).toBe('none');
+    }
+    const last = stood[stood.length - 1];
+    expect(Math.abs(last.heading - Math.atan2(facing[1] - last.y, facing[0] - last.x))).toBeLessThan(1e-9);
+    expect(Math.abs(last.heading - Math.PI / 2)).toBeLessThan(0.2);
+    // Then leaves along the exit at its speed, and never triggered (ambient).
+    expect(trace[stay + 5].speed).toBeCloseTo(1.2, 1);
+    expect(trace[stay + 5].heading).toBeCloseTo(0, 1);
+    const end = trace[trace.length - 1];
+    expect(Math.hypot(end.x - 12, end.y - 2)).toBeLessThan(0.15);
+    expect(sim.triggered(0)).toBe(false);
+  });
+
+  it('interact: stands its ground at the object (responsibility 0), cooperative while walking', () => {
+    const sim = new ScenarioPedestrians([spec({ behaviour: 'interact', spawn: [0, 0], speed: 1.2, params: { object: [1, 0], facing: [1, 1] } })], [], 1);
+    // A robot parked 1 m ahead of the path: the walker gives way on its way to the object.
+    drive(sim, 0.5, 0.5, 0);
+    expect(sim.discs()[0].y).not.toBeCloseTo(0, 3);
+    // Default stay 8 s: still there, unmoved, with the robot driving close by.
+    const s2 = new ScenarioPedestrians([spec({ behaviour: 'interact', spawn: [0.95, 0], speed: 1.2, params: { object: [1, 0], facing: [1, 1] } })], [], 1);
+    drive(s2, 1, 5, 0);
+    const at = s2.discs()[0];
+    drive(s2, 6, 1.2, 0.1); // robot 0.2–0.8 m ahead, approaching
+    expect(s2.discs()[0]).toEqual(at);
+    drive(s2, 1.5, -20, 0);
+    expect(s2.discs()[0].x).toBeCloseTo(at.x, 9); // no exit: stays after the stay too
+    expect(() => new ScenarioPedestrians([spec({ behaviour: 'interact', spawn: [0, 0], params: { facing: [1, 1] } })], [], 1)).toThrow(/params.object/);
+    expect(() => new ScenarioPedestrians([spec({ behaviour: 'interact', spawn: [0, 0], params: { object: [1, 0], facing: [1, 1], exit: [1, 2, 3] } })], [], 1)).toThrow(/params.exit/);
+  });
+
   it('is deterministic for a seed and jitters spawns by at most 5 mm', () => {
     const make = (seed: number) => new ScenarioPedestrians([spec({ behaviour: 'walk', spawn: [0, 0], route: [[0, 0], [10, 0]] }), spec({ behaviour: 'walk', spawn: [10, 0], route: [[10, 0], [0, 0]] })], [], seed);
     const a = make(3);

@@ -16,6 +16,13 @@
  * | ped-crossing | stands at the kerb      | walks across the crosswalk                                        | 0.5 |
  * | gesturing    | stands in the path facing the robot; raises a hand (stop gesture) after the trigger           | 0 |
  * | walk / idle  | walks its route / stands                                                                      | 0.5 |
+ * | interact     | walks its `route`, then to `params.object` (beside a kiosk, bench, ATM); stands there facing `params.facing` (a point) for `params.duration` s (default 8), then walks the `params.exit` points ([x0, y0, x1, y1, …]) at its speed (no trigger) | 0.5 walking, 0 standing |
+ *
+ * `interact` is ambient (like walk/idle, no robot trigger; `triggered` stays false unless a
+ * `triggerDistance` is given, which changes nothing): it starts its stay once the object is its
+ * last waypoint and within the waypoint reach (0.1 m), sets its heading toward `params.facing`
+ * every step of the stay (gesture 'none', idle), and leaves on the first step whose clock
+ * (dt per step of the stay) is ≥ `duration − dt/2`, i.e. it stands `duration` s rounded to whole steps.
  *
  * The robot is a neighbour disc of every pedestrian. Each pedestrian exposes the animation state
  * the pedestrian renderer needs. Frames: world x-y plane, metres, seconds.
@@ -66,7 +73,43 @@ export function obstaclesNear<P extends readonly Tuple[]>(obstacles: readonly P[
 
 /** ORCA responsibility of a behaviour: 0.5 for the cooperative walkers, 0 (never yields) otherwise. */
 export function initialResponsibility(behaviour: PedestrianSpec['behaviour']): number {
-  return behaviour === 'overtaking' || behaviour === 'ped-crossing' || behaviour === 'walk' || behaviour === 'idle' ? 0.5 : 0;
+  return behaviour === 'overtaking' || behaviour === 'ped-crossing' || behaviour === 'walk' || behaviour === 'idle' || behaviour === 'interact' ? COOPERATIVE : 0;
+}
+
+/** ORCA responsibility of the cooperative walkers (and of an `interact` pedestrian while it walks). */
+export const COOPERATIVE = 0.5;
+/** `interact`: default stay at the object, s. */
+export const INTERACT_DEFAULT_DURATION = 8;
+/** Waypoints closer than this are reached (consumed), m. */
+const WAYPOINT_REACHED = 0.1;
+
+/** The parameters of an `interact` pedestrian (validated): object, facing, stay (s), exit points (m). */
+export interface InteractParams {
+  object: Tuple;
+  facing: Tuple;
+  duration: number;
+  exit: Tuple[];
+}
+
+/**
+ * Reads an `interact` spec's params: `object` and `facing` points [x, y], `duration` s (finite,
+ * ≥ 0; default 8) and `exit` (optional) as flattened points [x0, y0, x1, y1, …].
+ *
+ * @throws Error naming the bad parameter.
+ */
+export function interactParams(spec: PedestrianSpec): InteractParams {
+  const pt = (name: string): Tuple => {
+    const v = spec.params?.[name];
+    if (!Array.isArray(v) || v.length !== 2) throw new Error(`interact pedestrian: params.${name} must be a point [x, y]`);
+    return [v[0], v[1]];
+  };
+  const duration = Number(spec.params?.duration ?? INTERACT_DEFAULT_DURATION);
+  if (!(Number.isFinite(duration) && duration >= 0)) throw new Error('interact pedestrian: params.duration must be a finite number ≥ 0');
+  const flat = spec.params?.exit ?? [];
+  if (!Array.isArray(flat) || flat.length % 2 !== 0) throw new Error('interact pedestrian: params.exit must be flattened points [x0, y0, x1, y1, …]');
+  const exit: Tuple[] = [];
+  for (let k = 0; k < flat.length; k += 2) exit.push([flat[k], flat[k + 1]]);
+  return { object: pt('object'), facing: pt('facing'), duration, exit };
 }
 
 interface Ped {
@@ -88,6 +131,9 @@ interface Ped {
   startAt: number;
   /** Path to walk from `startAt` on. */
   pending: Tuple[];
+  /** Interact: walking to the object, staying there (`clock` counts the stay), or walking on. */
+  phase: 'approach' | 'stay' | 'leave';
+  interact?: InteractParams;
 }
 
 /** Every pedestrian's ORCA parameters (m, s, m/s); the GPU batch sets its WGSL overrides from these. */
@@ -108,13 +154,14 @@ export class ScenarioPedestrians implements PedestrianSim {
     const spawns = jitteredSpawns(specs, seed);
     this.peds = specs.map((spec, i) => {
       const walksAtOnce = spec.behaviour === 'walk';
+      const interact = spec.behaviour === 'interact' ? interactParams(spec) : undefined;
       return {
         spec,
         pos: spawns[i],
         vel: [0, 0],
         heading: spec.heading,
         triggered: false,
-        path: walksAtOnce ? [...(spec.route ?? [])] : [],
+        path: interact ? [...(spec.route ?? []), interact.object] : walksAtOnce ? [...(spec.route ?? [])] : [],
         speed: spec.speed,
         responsibility: initialResponsibility(spec.behaviour),
         clock: 0,
@@ -122,6 +169,8 @@ export class ScenarioPedestrians implements PedestrianSim {
         gesture: spec.behaviour === 'conversing' ? 'talk' : 'none',
         startAt: Infinity,
         pending: [],
+        phase: 'approach',
+        interact,
       } as Ped;
     });
     const near = obstaclesNear(obstacles, spawns);
@@ -189,7 +238,7 @@ export class ScenarioPedestrians implements PedestrianSim {
 
   /** Preferred velocity toward the next waypoint of the path (zero when standing). */
   private preferred(p: Ped): Tuple {
-    while (p.path.length > 0 && Math.hypot(p.path[0][0] - p.pos[0], p.path[0][1] - p.pos[1]) < 0.1) p.path.shift();
+    while (p.path.length > 0 && Math.hypot(p.path[0][0] - p.pos[0], p.path[0][1] - p.pos[1]) < WAYPOINT_REACHED) p.path.shift();
     if (p.path.length === 0) return [0, 0];
     const [tx, ty] = p.path[0];
     const d = Math.hypot(tx - p.pos[0], ty - p.pos[1]);
@@ -234,8 +283,38 @@ export class ScenarioPedestrians implements PedestrianSim {
       case 'queuing':
         this.queue(p, dt);
         break;
+      case 'interact':
+        this.interact(p, p.interact!, dt);
+        break;
       default:
         break;
+    }
+  }
+
+  /**
+   * Interact: once the object is reached (the last waypoint, within reach), stand there facing
+   * `facing` (responsibility 0) for `duration` s rounded to whole steps, then walk the exit points
+   * cooperatively.
+   */
+  private interact(p: Ped, a: InteractParams, dt: number): void {
+    if (p.phase === 'approach') {
+      const reached = p.path.length === 0 || (p.path.length === 1 && Math.hypot(a.object[0] - p.pos[0], a.object[1] - p.pos[1]) < WAYPOINT_REACHED);
+      if (reached) {
+        p.phase = 'stay';
+        p.path = [];
+        p.clock = 0;
+        p.responsibility = 0;
+      }
+    }
+    if (p.phase === 'stay') {
+      if (p.clock >= a.duration - 0.5 * dt) {
+        p.phase = 'leave';
+        p.responsibility = COOPERATIVE;
+        p.path = [...a.exit];
+      } else {
+        p.clock += dt;
+        p.heading = Math.atan2(a.facing[1] - p.pos[1], a.facing[0] - p.pos[0]);
+      }
     }
   }
 
