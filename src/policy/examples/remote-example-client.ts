@@ -16,7 +16,7 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Command } from 'commander';
-import { WebSocket } from 'ws';
+import { WebSocket, type RawData } from 'ws';
 import { decodeObservation } from '../remote-protocol';
 
 /** The example's contract: a small single frame, no goal, (v, ω) output at 4 Hz. */
@@ -38,13 +38,28 @@ export interface ClientStats {
   observations: number;
 }
 
+/** An open connection and the messages that arrived before the caller listened (the relay's `hello` can come with the handshake). */
+interface Connection {
+  ws: WebSocket;
+  /** Takes over from the early-message buffer: replays what arrived, then forwards every message to `handler`. */
+  listen(handler: (data: RawData, isBinary: boolean) => void): void;
+}
+
 /** Opens the policy connection, retrying refused connections until `waitMs` has passed. */
-async function connect(url: string, token: string, waitMs: number): Promise<WebSocket> {
+async function connect(url: string, token: string, waitMs: number): Promise<Connection> {
   const deadline = Date.now() + waitMs;
   for (;;) {
     const ws = new WebSocket(`${url.replace(/\/+$/, '')}/policy`, { headers: { Authorization: `Bearer ${token}` } });
-    const result = await new Promise<WebSocket | Error>((resolve) => {
-      ws.once('open', () => resolve(ws));
+    const early: [RawData, boolean][] = [];
+    const buffer = (data: RawData, isBinary: boolean) => early.push([data, isBinary]);
+    ws.on('message', buffer);
+    const listen = (handler: (data: RawData, isBinary: boolean) => void) => {
+      ws.off('message', buffer);
+      ws.on('message', handler);
+      for (const [data, isBinary] of early.splice(0)) handler(data, isBinary);
+    };
+    const result = await new Promise<Connection | Error>((resolve) => {
+      ws.once('open', () => resolve({ ws, listen }));
       ws.once('unexpected-response', (_req, res) => resolve(new Error(`the relay refused the connection: HTTP ${res.statusCode}${res.statusCode === 401 ? ' (wrong token)' : ''}`)));
       ws.once('error', (e) => resolve(e));
     });
@@ -63,7 +78,7 @@ async function connect(url: string, token: string, waitMs: number): Promise<WebS
 export async function runStraightClient(options: { url: string; token: string; speed?: number; waitMs?: number; log?: (line: string) => void }): Promise<ClientStats> {
   const speed = options.speed ?? 0.8;
   const log = options.log ?? (() => undefined);
-  const ws = await connect(options.url, options.token, options.waitMs ?? 30_000);
+  const { ws, listen } = await connect(options.url, options.token, options.waitMs ?? 30_000);
   const stats: ClientStats = { resets: 0, observations: 0 };
   const { width, height } = STRAIGHT_SPEC.image;
   const want = [1, STRAIGHT_SPEC.context.frames, 3, height, width];
@@ -73,7 +88,7 @@ export async function runStraightClient(options: { url: string; token: string; s
       ws.close();
       reject(new Error(message));
     };
-    ws.on('message', (data, isBinary) => {
+    listen((data, isBinary) => {
       if (!isBinary) {
         const msg = JSON.parse(data.toString()) as { type: string; protocol?: string; seed?: number; batch?: number };
         if (msg.type === 'hello') {
