@@ -6,9 +6,8 @@
  *
  * Browser-safe imports only: the scenarios come from the Node side (read from the suite file there).
  */
-import type { Ring } from '../src/core/geometry2d';
 import type { Scenario } from '../src/bench/scenario';
-import { scenarioWorld } from '../src/bench/scenario-world';
+import { pedestrianObstacles } from '../src/bench/scenario-world';
 import { acquireDevice, describeAdapter } from '../src/gpu/device';
 import { GpuPedestrianBatch } from '../src/crowd/gpu-pedestrian-batch';
 import { CpuPedestrianBatch, type PedestrianBatch } from '../src/crowd/pedestrian-batch';
@@ -54,12 +53,6 @@ export interface PedestrianBatchBenchResult {
   final: [number, number][][];
 }
 
-/**
- * Obstacles within this distance of the robot's route are the pedestrians' obstacles, m (as the
- * benchmark runner's `PEDESTRIAN_OBSTACLE_RANGE` in src/bench/headless-api.ts).
- */
-const PEDESTRIAN_OBSTACLE_RANGE = 40;
-
 /** The robot of `route` after `t` seconds at `speed` along the polyline (stops at its end). */
 function robotAlong(route: readonly (readonly number[])[], speed: number, t: number): RobotState {
   let left = speed * t;
@@ -79,11 +72,6 @@ function robotAlong(route: readonly (readonly number[])[], speed: number, t: num
   return { x, y, yaw: 0, v: 0, w: 0 };
 }
 
-function pedestrianObstacles(s: Scenario): Ring[] {
-  const route = s.robot.route;
-  return scenarioWorld(s).obstacles.filter((poly) => poly.some(([x, y]) => route.some(([rx, ry]) => Math.hypot(x - rx, y - ry) < PEDESTRIAN_OBSTACLE_RANGE)));
-}
-
 /**
  * Loads B slots with `req.scenarios` (obstacles filtered as the runner does, the scenario's seed),
  * steps them `warmupSteps`, reloads them, then times `steps` steps of `dt` (repeating that episode until `minSeconds`) with each slot's robot
@@ -92,7 +80,7 @@ function pedestrianObstacles(s: Scenario): Ring[] {
 export async function runPedestrianBatchBenchmark(req: PedestrianBatchBenchRequest): Promise<PedestrianBatchBenchResult> {
   const B = req.scenarios.length;
   if (B < 1) throw new Error('runPedestrianBatchBenchmark: no scenarios');
-  const obstacles = req.scenarios.map(pedestrianObstacles); // builds (and caches) the worlds, untimed
+  const obstacles = req.scenarios.map((s) => pedestrianObstacles(s)); // builds (and caches) the worlds, untimed
   const maxPeds = Math.max(1, ...req.scenarios.map((s) => s.pedestrians.length));
   const pedestrians = req.scenarios.reduce((n, s) => n + s.pedestrians.length, 0);
   // Robot states of every step, precomputed so the timed loop steps the batch alone.

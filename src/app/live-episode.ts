@@ -8,7 +8,7 @@
 import type { Vec2 } from '../core/geometry2d';
 import { stoppedInFront, STOP_SPEED, type EpisodePolicy, type Observation } from '../bench/episode';
 import type { Scenario } from '../bench/scenario';
-import { scenarioWorld, type ScenarioWorld } from '../bench/scenario-world';
+import { pedestrianObstacles, scenarioWorld, type ScenarioWorld } from '../bench/scenario-world';
 import { ScenarioPedestrians } from '../crowd/scenario-pedestrians';
 import { FailureMonitor, type FailureEvent } from '../robot/failure-monitor';
 import { DELIVERY_ROBOT, type RobotSpec } from '../robot/robot-spec';
@@ -67,8 +67,7 @@ export class LiveEpisode {
     this.state = { x: sx, y: sy, yaw: syaw, v: 0, w: 0 };
     this.route = new RouteTracker(scenario.robot.route);
     this.world = scenarioWorld(scenario);
-    const near = this.world.obstacles.filter((poly) => poly.some(([x, y]) => scenario.robot.route.some(([rx, ry]) => Math.hypot(x - rx, y - ry) < 40)));
-    this.pedestrians = new ScenarioPedestrians(scenario.pedestrians, near, seed);
+    this.pedestrians = new ScenarioPedestrians(scenario.pedestrians, pedestrianObstacles(scenario, this.world), seed);
     this.monitor = new FailureMonitor(this.world, spec);
     this.physicsDt = spec.physicsDt;
     this.metrics = { time: 0, routeCompletion: 0, minPedestrianDistance: null, failures: [], end: 'running' };

@@ -9,7 +9,7 @@ import { CORRIDOR_HALF_WIDTH, blockedEdges, checkSinglePath, corridorClearance, 
 import { episodeBackdrop } from './backdrop';
 import { runEpisode } from './episode';
 import { parseScenarios, ScenarioError, type Scenario } from './scenario';
-import { scenarioWorld } from './scenario-world';
+import { pedestrianObstacles, scenarioWorld } from './scenario-world';
 import { suiteWorld } from './suites';
 
 const load = (name: string): Scenario[] => {
@@ -72,8 +72,7 @@ describe('long-horizon scenarios with their alternatives fenced', () => {
     expect(world.obstacles.length).toBe(world.world.obstacles.length + world.blockers.length);
     // A scenario of the same world without blockers gets the plain world (cached apart).
     expect(scenarioWorld({ ...s, blockers: undefined }).obstacles.length).toBe(world.world.obstacles.length);
-    const near = world.obstacles.filter((poly) => poly.some(([x, y]) => s.robot.route.some(([rx, ry]) => Math.hypot(x - rx, y - ry) < 40)));
-    const r = await runEpisode(s, 0, s.seed, { world, pedestrians: new ScenarioPedestrians(s.pedestrians, near, s.seed), policy: new ExpertPolicy(DELIVERY_ROBOT), robot: DELIVERY_ROBOT, crowdDt: 0.1 });
+    const r = await runEpisode(s, 0, s.seed, { world, pedestrians: new ScenarioPedestrians(s.pedestrians, pedestrianObstacles(s, world), s.seed), policy: new ExpertPolicy(DELIVERY_ROBOT), robot: DELIVERY_ROBOT, crowdDt: 0.1 });
     expect(r.failures).toEqual([]);
     expect(r.end).toBe('goal');
     // The report's trajectory picture draws the fences near the route with the obstacles.

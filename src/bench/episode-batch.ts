@@ -121,17 +121,16 @@ export async function runEpisodeBatch<J extends EpisodeJob, W extends SlotWorld>
 }
 
 /**
- * The batch form of single-environment policies that run on the CPU (the expert): a fresh instance
- * per episode, made by `make` (the expert keeps per-route state that its `reset` does not clear),
- * each acting on its slot's observation.
+ * The batch form of single-environment policies that run on the CPU (the expert): one instance per
+ * slot, made by `make`, reset with the episode seed whenever its slot starts an episode, each acting
+ * on its slot's observation.
  */
 export function perSlotPolicy<J extends EpisodeJob, W extends SlotWorld>(make: () => EpisodePolicy, slots: number): BatchEpisodePolicy<J, W> {
-  const first = make();
-  const policies: EpisodePolicy[] = new Array(slots).fill(first);
+  const policies: EpisodePolicy[] = Array.from({ length: slots }, make);
   return {
-    name: first.name,
-    rateHz: first.rateHz,
-    reset: (slot, start) => (policies[slot] = make()).reset(start.job.seed),
+    name: policies[0].name,
+    rateHz: policies[0].rateHz,
+    reset: (slot, start) => policies[slot].reset(start.job.seed),
     act: (observations) => Promise.all(observations.map((obs, i) => (obs ? policies[i].act(obs) : null))),
   };
 }

@@ -24,7 +24,7 @@ import { perSlotPolicy, runEpisodeBatch, type BatchEpisodePolicy } from './episo
 import { policyName, type EpisodeRecord } from './episode-record';
 import type { BenchJob } from './plan';
 import { StaticBackground, scenarioBackground } from './scenario-background';
-import { registerScene, scenarioWorld, type ScenarioWorld } from './scenario-world';
+import { pedestrianObstacles, registerScene, scenarioWorld, type ScenarioWorld } from './scenario-world';
 
 export interface BenchRequest {
   jobs: BenchJob[];
@@ -153,9 +153,6 @@ function cameraPolicy(session: Session, model: ModelPolicy, cameras: CameraBatch
   };
 }
 
-/** Obstacles within this distance of a job's route are the pedestrians' obstacles, metres. */
-const PEDESTRIAN_OBSTACLE_RANGE = 40;
-
 /**
  * Runs the jobs of one `--policy` value over `envs` environments in lockstep (episode-batch.ts),
  * reporting each record as it finishes.
@@ -180,8 +177,7 @@ async function runPolicyJobs(session: Session, policy: string, jobs: readonly Be
       pedestrians,
       policy: batchPolicy,
       world: (job) => scenarioWorld(job.scenario),
-      pedestrianObstacles: (job, world) =>
-        world.obstacles.filter((poly) => poly.some(([x, y]) => job.scenario.robot.route.some(([rx, ry]) => Math.hypot(x - rx, y - ry) < PEDESTRIAN_OBSTACLE_RANGE))),
+      pedestrianObstacles: (job, world) => pedestrianObstacles(job.scenario, world),
       robot: DELIVERY_ROBOT,
       crowdDt: CROWD_DT,
       onRecord: (record, job) => report({ ...record, policy: policyName(job.policy), crowd: pedestrians.backend }),

@@ -129,6 +129,19 @@ export function scenarioWorld(s: Scenario): ScenarioWorld {
   return w;
 }
 
+/** Static obstacles within this distance of the robot's route are the pedestrians' obstacles, metres. */
+export const PEDESTRIAN_OBSTACLE_RANGE = 40;
+
+/**
+ * The static obstacles a scenario's pedestrians avoid: the world's polygons (blockers included) with
+ * a vertex within {@link PEDESTRIAN_OBSTACLE_RANGE} of the robot's reference route. One filter for
+ * the benchmark runner, the demo and the crowd benchmark, so they all simulate the same crowd.
+ */
+export function pedestrianObstacles(s: Scenario, world: ScenarioWorld = scenarioWorld(s)): Ring[] {
+  const route = s.robot.route;
+  return world.obstacles.filter((poly) => poly.some(([x, y]) => route.some(([rx, ry]) => Math.hypot(x - rx, y - ry) < PEDESTRIAN_OBSTACLE_RANGE)));
+}
+
 /**
  * The world of a scenario, reading its scene file first when it is a scene world not yet
  * registered: Node passes `(p) => readFile(resolve(ROOT, p), 'utf8')`, the page a fetch of the
