@@ -11,7 +11,7 @@ export default defineConfig({
   server: { fs: { allow: ['.', SHARED_DATA] } },
   // Pre-bundle CommonJS/large dependencies up front, so a first browser run on a clean clone does
   // not re-optimise and reload mid-test.
-  optimizeDeps: { include: ['npyjs', '@gltf-transform/core', 'fflate', 'wgpu-matrix', 'zod', 'earcut', 'polygon-clipping', 'tinyqueue', 'onnxruntime-web/webgpu'] },
+  optimizeDeps: { include: ['npyjs', '@gltf-transform/core', 'fflate', 'wgpu-matrix', 'zod', 'earcut', 'polygon-clipping', 'tinyqueue', 'onnxruntime-web/webgpu', 'playcanvas'] },
   test: {
     projects: [
       {

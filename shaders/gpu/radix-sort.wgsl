@@ -1,51 +1,79 @@
-// One digit pass of a stable LSD key-value radix sort (u32 keys and values), portable: no subgroup
-// operations, no forward-progress assumption between workgroups. Follows Satish, Harris & Garland
-// (2009), "Designing efficient sorting algorithms for manycore GPUs" (block-local split sort, then a
-// global scatter), with Merrill & Grimshaw's reduce-then-scan between the two (prefix-scan.wgsl).
+// One digit pass of a stable LSD key-value radix sort (u32 keys and values) whose element count
+// may be written by the GPU. Portable: no subgroup operations, no forward-progress assumption
+// between workgroups. Structure after Satish, Harris & Garland (2009), "Designing efficient
+// sorting algorithms for manycore GPUs" (per-block histograms, a global scan, a per-block
+// scatter), with Merrill & Grimshaw's reduce-then-scan between them (prefix-scan.wgsl). The
+// scatter ranks keys inside a block with per-digit occupancy bitmasks and population counts
+// (one atomicOr per key, then countOneBits over at most WORDS_PER_DIGIT words), three barriers per
+// round of RADIX_SORT_WORKGROUP_SIZE keys, instead of a split sort in workgroup memory.
 //
-// Per digit pass, driven by src/gpu/radix-sort.ts:
-//   1. histogram   each workgroup counts the digits of its block of KEYS_PER_BLOCK keys and writes
-//                  histogram[digit * numBlocks + block] (digit-major).
-//   2. (prefix-scan.wgsl) exclusive scan of histogram[0 .. RADIX_SIZE * numBlocks): entry
-//                  [digit * numBlocks + block] becomes the first output index of that block's keys
-//                  with that digit.
-//   3. scatter     each workgroup reloads its block, sorts (digit, local index) pairs in workgroup
-//                  memory with RADIX_BITS one-bit split steps (stable), finds each digit's first
-//                  local position, and writes element i of digit d to
-//                  histogram[d * numBlocks + block] + (i - digitStart[d]).
+// Driven by src/gpu/radix-sort.ts:
+//   prepare    one invocation: numBlocks = ⌈count / KEYS_PER_BLOCK⌉ from the count buffer, written
+//              as the indirect dispatch arguments (x, y, 1) of both block kernels (2D when
+//              numBlocks exceeds maxWorkgroupsX).
+//   per digit pass:
+//   1. histogramBlocks  workgroup b counts the digits of keys [b·KEYS_PER_BLOCK, …) and writes
+//              histogram[digit * maxBlocks + b]; it also zeroes the columns b + k·numBlocks
+//              (k ≥ 1) up to maxBlocks, so columns of blocks not dispatched this time add nothing.
+//   2. (prefix-scan.wgsl) exclusive scan of histogram[0 .. RADIX_SIZE * maxBlocks).
+//   3. scatter  workgroup b reloads its keys round by round; key i of digit d goes to
+//              histogram[d * maxBlocks + b] + (keys of digit d before it in the block).
 //
-// Bindings (group 0, shared by both entry points):
-//   0  params     uniform             SortParams   count, numBlocks, shift of this pass
-//   1  keysIn     storage, read       array<u32>   keys to sort by this pass's digit
-//   2  valuesIn   storage, read       array<u32>   values travelling with keysIn
-//   3  keysOut    storage, read_write array<u32>   keys ordered by this digit (stable)
-//   4  valuesOut  storage, read_write array<u32>
-//   5  histogram  storage, read_write array<u32>   RADIX_SIZE * numBlocks counts, then offsets
-//
-// Workgroups beyond maxComputeWorkgroupsPerDimension are dispatched in 2D; the block index is
-// linearised as workgroup_id.x + workgroup_id.y * num_workgroups.x and checked against numBlocks.
-// The last block is partial: keys past `count` are never read or written.
+// Bindings (group 0; the block kernels share one layout, prepare has its own):
+//   0  params      uniform              SortParams
+//   1  keysIn      storage, read        array<u32>
+//   2  valuesIn    storage, read        array<u32>
+//   3  keysOut     storage, read_write  array<u32>
+//   4  valuesOut   storage, read_write  array<u32>
+//   5  histogram   storage, read_write  array<u32>  RADIX_SIZE * maxBlocks counts, then offsets
+//   6  countIn     storage, read        array<u32>  element count at [params.countIndex]
+// prepare: 0 params, 6 countIn, 7 dispatchArgs (storage, read_write, array<u32, 3>).
 
-override RADIX_SORT_WORKGROUP_SIZE: u32;
-override KEYS_PER_THREAD: u32;
-override KEYS_PER_BLOCK: u32; // RADIX_SORT_WORKGROUP_SIZE * KEYS_PER_THREAD, at most 65536
+override RADIX_SORT_WORKGROUP_SIZE: u32;   // invocations per workgroup, a multiple of 32
+override KEYS_PER_THREAD: u32;             // rounds per block
 override RADIX_BITS: u32;
-override RADIX_SIZE: u32; // 1 << RADIX_BITS
-
-// Split-sort entries pack (digit << LOCAL_INDEX_BITS) | local index.
-const LOCAL_INDEX_BITS = 16u;
-const LOCAL_INDEX_MASK = 0xffffu;
-// Elements each raking invocation scans serially in rakingExclusiveScan.
-const RAKING_SEGMENT = 16u;
+override RADIX_SIZE: u32;                  // 1 << RADIX_BITS, at most RADIX_SORT_WORKGROUP_SIZE
+override WORDS_PER_DIGIT: u32;             // RADIX_SORT_WORKGROUP_SIZE / 32: one occupancy bit per invocation
 
 struct SortParams {
-  count: u32,
-  numBlocks: u32,
-  shift: u32, // bit offset of this pass's digit
+  shift: u32,           // bit offset of this pass's digit
+  maxBlocks: u32,       // ⌈capacity / KEYS_PER_BLOCK⌉: the histogram's row length
+  countIndex: u32,      // index of the element count in countIn (0)
+  maxWorkgroupsX: u32,  // grid width limit of the indirect dispatch
+  capacity: u32,        // counts above it are clamped
   pad0: u32,
+  pad1: u32,
+  pad2: u32,
 }
 
 @group(0) @binding(0) var<uniform> params: SortParams;
+
+fn keysPerBlock() -> u32 {
+  return RADIX_SORT_WORKGROUP_SIZE * KEYS_PER_THREAD;
+}
+
+// Blocks (workgroups) that cover `count` keys.
+fn blocksFor(count: u32) -> u32 {
+  return (count + keysPerBlock() - 1u) / keysPerBlock();
+}
+
+// ---- prepare -------------------------------------------------------------------------------
+
+@group(0) @binding(6) var<storage, read> countIn: array<u32>;
+@group(0) @binding(7) var<storage, read_write> dispatchArgs: array<u32, 3>;
+
+@compute @workgroup_size(1)
+fn prepare() {
+  let count = min(countIn[params.countIndex], params.capacity);
+  let blocks = blocksFor(count);
+  let x = min(blocks, params.maxWorkgroupsX);
+  dispatchArgs[0] = x;
+  dispatchArgs[1] = select(0u, (blocks + x - 1u) / max(x, 1u), blocks > 0u);
+  dispatchArgs[2] = 1u;
+}
+
+// ---- block kernels -------------------------------------------------------------------------
+
 @group(0) @binding(1) var<storage, read> keysIn: array<u32>;
 @group(0) @binding(2) var<storage, read> valuesIn: array<u32>;
 @group(0) @binding(3) var<storage, read_write> keysOut: array<u32>;
@@ -53,15 +81,15 @@ struct SortParams {
 @group(0) @binding(5) var<storage, read_write> histogram: array<u32>;
 
 var<workgroup> localHistogram: array<atomic<u32>, RADIX_SIZE>;
-var<workgroup> splitA: array<u32, KEYS_PER_BLOCK>;
-var<workgroup> splitB: array<u32, KEYS_PER_BLOCK>;
-var<workgroup> rakingScan: array<u32, RADIX_SORT_WORKGROUP_SIZE>;
-var<workgroup> rakingSegmentPrefix: array<u32, RADIX_SORT_WORKGROUP_SIZE>; // first ⌈n / RAKING_SEGMENT⌉ used
-var<workgroup> rakingTotal: u32;
-var<workgroup> digitStart: array<u32, RADIX_SIZE>;
+var<workgroup> digitMasks: array<atomic<u32>, RADIX_SIZE * WORDS_PER_DIGIT>;
+var<workgroup> digitOffsets: array<u32, RADIX_SIZE>;
 
 fn digitOf(key: u32) -> u32 {
   return (key >> params.shift) & (RADIX_SIZE - 1u);
+}
+
+fn elementCount() -> u32 {
+  return min(countIn[params.countIndex], params.capacity);
 }
 
 @compute @workgroup_size(RADIX_SORT_WORKGROUP_SIZE)
@@ -70,100 +98,31 @@ fn histogramBlocks(
   @builtin(workgroup_id) wid: vec3u,
   @builtin(num_workgroups) nwg: vec3u,
 ) {
+  let count = elementCount();
+  let numBlocks = blocksFor(count);
   let block = wid.x + wid.y * nwg.x;
-  if (block >= params.numBlocks) {
-    return; // padding workgroup of a 2D dispatch (workgroup-uniform)
+  if (block >= numBlocks) {
+    return; // padding workgroup of a 2D grid (uniform: countIn is read-only)
   }
-  for (var d = t; d < RADIX_SIZE; d += RADIX_SORT_WORKGROUP_SIZE) {
-    atomicStore(&localHistogram[d], 0u);
+  if (t < RADIX_SIZE) {
+    atomicStore(&localHistogram[t], 0u);
   }
   workgroupBarrier();
-  let blockStart = block * KEYS_PER_BLOCK;
-  for (var j = 0u; j < KEYS_PER_THREAD; j++) {
-    let i = blockStart + j * RADIX_SORT_WORKGROUP_SIZE + t;
-    if (i < params.count) {
+  let blockStart = block * keysPerBlock();
+  for (var r = 0u; r < KEYS_PER_THREAD; r++) {
+    let i = blockStart + r * RADIX_SORT_WORKGROUP_SIZE + t;
+    if (i < count) {
       atomicAdd(&localHistogram[digitOf(keysIn[i])], 1u);
     }
   }
   workgroupBarrier();
-  for (var d = t; d < RADIX_SIZE; d += RADIX_SORT_WORKGROUP_SIZE) {
-    histogram[d * params.numBlocks + block] = atomicLoad(&localHistogram[d]);
-  }
-}
-
-fn splitRead(fromA: bool, i: u32) -> u32 {
-  if (fromA) {
-    return splitA[i];
-  }
-  return splitB[i];
-}
-
-fn splitWrite(toB: bool, i: u32, entry: u32) {
-  if (toB) {
-    splitB[i] = entry;
-  } else {
-    splitA[i] = entry;
-  }
-}
-
-// Exclusive scan of one value per invocation with a raking scan (Merrill & Grimshaw 2009): three
-// barriers instead of the 2·log2(n) of a Hillis & Steele scan, which matters where barriers are
-// expensive (SwiftShader runs a workgroup as coroutines). Invocation s < ⌈n / RAKING_SEGMENT⌉
-// scans segment s serially; invocation 0 then scans the segment totals. Also sets rakingTotal.
-fn rakingExclusiveScan(t: u32, value: u32) -> u32 {
-  rakingScan[t] = value;
-  workgroupBarrier();
-  let segments = (RADIX_SORT_WORKGROUP_SIZE + RAKING_SEGMENT - 1u) / RAKING_SEGMENT;
-  if (t < segments) {
-    let end = min((t + 1u) * RAKING_SEGMENT, RADIX_SORT_WORKGROUP_SIZE);
-    var sum = 0u;
-    for (var i = t * RAKING_SEGMENT; i < end; i++) {
-      sum += rakingScan[i];
-      rakingScan[i] = sum; // inclusive within the segment
+  if (t < RADIX_SIZE) {
+    histogram[t * params.maxBlocks + block] = atomicLoad(&localHistogram[t]);
+    // Columns of blocks past this count may hold offsets of an earlier, larger sort.
+    for (var b = block + numBlocks; b < params.maxBlocks; b += numBlocks) {
+      histogram[t * params.maxBlocks + b] = 0u;
     }
   }
-  workgroupBarrier();
-  if (t == 0u) {
-    var sum = 0u;
-    for (var s = 0u; s < segments; s++) {
-      rakingSegmentPrefix[s] = sum;
-      sum += rakingScan[min((s + 1u) * RAKING_SEGMENT, RADIX_SORT_WORKGROUP_SIZE) - 1u];
-    }
-    rakingTotal = sum;
-  }
-  workgroupBarrier();
-  return rakingScan[t] - value + rakingSegmentPrefix[t / RAKING_SEGMENT];
-}
-
-// One stable split on digit bit `bit`, the primitive of Satish et al.'s (2009) block-local sort:
-// entries whose bit is 0 keep their order and move to the front, entries whose bit is 1 follow in
-// order. Thread t owns the contiguous positions [t * KEYS_PER_THREAD, (t + 1) * KEYS_PER_THREAD).
-fn splitStep(t: u32, bit: u32, fromA: bool) {
-  let first = t * KEYS_PER_THREAD;
-  let bitShift = LOCAL_INDEX_BITS + bit;
-  var zeros = 0u;
-  for (var j = 0u; j < KEYS_PER_THREAD; j++) {
-    zeros += 1u - ((splitRead(fromA, first + j) >> bitShift) & 1u);
-  }
-  let zerosBefore = rakingExclusiveScan(t, zeros);
-  let totalZeros = rakingTotal;
-  var zeroPos = zerosBefore; // zeros before this thread's first entry
-  var onePos = totalZeros + first - zerosBefore; // ones go after all zeros, in order
-  for (var j = 0u; j < KEYS_PER_THREAD; j++) {
-    let entry = splitRead(fromA, first + j);
-    if (((entry >> bitShift) & 1u) == 0u) {
-      splitWrite(fromA, zeroPos, entry);
-      zeroPos++;
-    } else {
-      splitWrite(fromA, onePos, entry);
-      onePos++;
-    }
-  }
-  workgroupBarrier();
-}
-
-fn sortedAt(i: u32) -> u32 {
-  return splitRead((RADIX_BITS & 1u) == 0u, i);
 }
 
 @compute @workgroup_size(RADIX_SORT_WORKGROUP_SIZE)
@@ -172,44 +131,55 @@ fn scatter(
   @builtin(workgroup_id) wid: vec3u,
   @builtin(num_workgroups) nwg: vec3u,
 ) {
+  let count = elementCount();
+  let numBlocks = blocksFor(count);
   let block = wid.x + wid.y * nwg.x;
-  if (block >= params.numBlocks) {
-    return; // padding workgroup of a 2D dispatch (workgroup-uniform)
+  if (block >= numBlocks) {
+    return;
   }
-  let blockStart = block * KEYS_PER_BLOCK;
-  let blockCount = min(KEYS_PER_BLOCK, params.count - blockStart);
-  // Load in coalesced order. Tail padding takes the largest digit, and since the split is stable
-  // it stays behind every real key: sorted positions [0, blockCount) are exactly the real keys.
-  for (var j = 0u; j < KEYS_PER_THREAD; j++) {
-    let local = j * RADIX_SORT_WORKGROUP_SIZE + t;
-    var digit = RADIX_SIZE - 1u;
-    if (local < blockCount) {
-      digit = digitOf(keysIn[blockStart + local]);
-    }
-    splitA[local] = (digit << LOCAL_INDEX_BITS) | local;
+  for (var w = t; w < RADIX_SIZE * WORDS_PER_DIGIT; w += RADIX_SORT_WORKGROUP_SIZE) {
+    atomicStore(&digitMasks[w], 0u);
+  }
+  if (t < RADIX_SIZE) {
+    digitOffsets[t] = 0u;
   }
   workgroupBarrier();
-  for (var bit = 0u; bit < RADIX_BITS; bit++) {
-    splitStep(t, bit, (bit & 1u) == 0u);
-  }
-  // Each digit's first position in the block-sorted order.
-  for (var j = 0u; j < KEYS_PER_THREAD; j++) {
-    let local = j * RADIX_SORT_WORKGROUP_SIZE + t;
-    let digit = sortedAt(local) >> LOCAL_INDEX_BITS;
-    if (local == 0u || (sortedAt(local - 1u) >> LOCAL_INDEX_BITS) != digit) {
-      digitStart[digit] = local;
+  let word = t / 32u;
+  let bit = 1u << (t % 32u);
+  let blockStart = block * keysPerBlock();
+  for (var r = 0u; r < KEYS_PER_THREAD; r++) {
+    let i = blockStart + r * RADIX_SORT_WORKGROUP_SIZE + t;
+    let valid = i < count;
+    var key = 0u;
+    var digit = 0u;
+    if (valid) {
+      key = keysIn[i];
+      digit = digitOf(key);
+      atomicOr(&digitMasks[digit * WORDS_PER_DIGIT + word], bit);
     }
-  }
-  workgroupBarrier();
-  for (var j = 0u; j < KEYS_PER_THREAD; j++) {
-    let local = j * RADIX_SORT_WORKGROUP_SIZE + t;
-    if (local < blockCount) {
-      let entry = sortedAt(local);
-      let digit = entry >> LOCAL_INDEX_BITS;
-      let inIndex = blockStart + (entry & LOCAL_INDEX_MASK);
-      let outIndex = histogram[digit * params.numBlocks + block] + local - digitStart[digit];
-      keysOut[outIndex] = keysIn[inIndex];
-      valuesOut[outIndex] = valuesIn[inIndex];
+    workgroupBarrier();
+    if (valid) {
+      // Rank = keys of this digit in earlier rounds + earlier invocations of this round.
+      let base = digit * WORDS_PER_DIGIT;
+      var rank = digitOffsets[digit];
+      for (var w = 0u; w < word; w++) {
+        rank += countOneBits(atomicLoad(&digitMasks[base + w]));
+      }
+      rank += countOneBits(atomicLoad(&digitMasks[base + word]) & (bit - 1u));
+      let dst = histogram[digit * params.maxBlocks + block] + rank;
+      keysOut[dst] = key;
+      valuesOut[dst] = valuesIn[i];
     }
+    workgroupBarrier();
+    // Invocation d (< RADIX_SIZE) owns digit d: fold this round's mask into its offset and clear it.
+    if (t < RADIX_SIZE) {
+      var n = 0u;
+      for (var w = 0u; w < WORDS_PER_DIGIT; w++) {
+        n += countOneBits(atomicLoad(&digitMasks[t * WORDS_PER_DIGIT + w]));
+        atomicStore(&digitMasks[t * WORDS_PER_DIGIT + w], 0u);
+      }
+      digitOffsets[t] += n;
+    }
+    workgroupBarrier();
   }
 }

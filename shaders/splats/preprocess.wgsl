@@ -4,7 +4,8 @@
 //  1. camera-relative centre, near-plane cull;
 //  2. 3D covariance Σ = R S Sᵀ Rᵀ from the quaternion and scales;
 //  3. EWA projection Σ' = J W Σ Wᵀ Jᵀ with J at the clamped (1.3 × FOV) centre, + 0.3 px² dilation;
-//  4. conic = Σ'⁻¹, radius = ceil(3 √λmax), off-screen cull;
+//  4. eigenbasis of Σ' (λ₂ = det / λ₁), opacity-aware extent k = √(2 ln(o / α_min)) standard
+//     deviations (α < 1/255 beyond it), off-screen cull with the ellipse's axis-aligned box;
 //  5. colour from spherical harmonics up to SH_DEGREE along the eye→splat direction;
 //  6. sort key = depth quantised linearly over [near, far] to DEPTH_KEY_BITS bits and reversed (far
 //     first once sorted ascending; culled = all ones, after every visible key), value = index,
@@ -19,6 +20,7 @@ override SH_REST_STRIDE: u32 = 1u;   // u32 words of packed f16 SH per splat
 override FRUSTUM_CLAMP: f32 = 1.3;
 override COV2D_DILATION: f32 = 0.3;
 override DEPTH_KEY_BITS: u32 = 16u;   // 8..24; the sort runs ceil(bits / 8) passes
+override ALPHA_MIN: f32 = 0.00392156862745098;   // smallest α that contributes (1/255)
 
 @group(0) @binding(0) var<uniform> camera: Camera;
 @group(0) @binding(1) var<uniform> frame: SplatFrame;
@@ -81,7 +83,7 @@ fn quatToMat(q: vec4f) -> mat3x3f {
 }
 
 fn cull(i: u32) {
-  projected[i].radiusPx = 0.0;
+  projected[i].sigmaMinor = 0.0;
   sortKeys[i] = (1u << DEPTH_KEY_BITS) - 1u;
   sortValues[i] = i;
 }
@@ -116,25 +118,30 @@ fn preprocess(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups
   let b = cov[0][1];
   let c = cov[1][1] + COV2D_DILATION;
 
-  // 4. Conic and extent.
+  // 4. Eigenbasis and opacity-aware extent.
   let det = a * c - b * b;
-  if (!(det > 0.0)) { cull(i); return; }
+  if (!(det > 0.0) || !(s.opacity >= ALPHA_MIN)) { cull(i); return; }
+  let k = sqrt(2.0 * log(s.opacity / ALPHA_MIN));
   let mid = 0.5 * (a + c);
-  let lambda1 = mid + sqrt(max(0.1, mid * mid - det));
-  let radius = ceil(3.0 * sqrt(lambda1));
+  let lambda1 = mid + sqrt(max(0.0, mid * mid - det));
+  let lambda2 = det / lambda1;
+  var e1 = select(vec2f(b, lambda1 - a), vec2f(lambda1 - c, b), a >= c);
+  let n = length(e1);
+  e1 = select(vec2f(1.0, 0.0), e1 / n, n > 0.0);
+  let half = k * sqrt(vec2f(a, c));
   let center = vec2f(fx * t.x / t.z, fy * t.y / t.z) + camera.principal;
-  if (center.x + radius < 0.0 || center.x - radius > camera.viewport.x ||
-      center.y + radius < 0.0 || center.y - radius > camera.viewport.y) { cull(i); return; }
+  if (center.x + half.x < 0.0 || center.x - half.x > camera.viewport.x ||
+      center.y + half.y < 0.0 || center.y - half.y > camera.viewport.y) { cull(i); return; }
 
   // 5. View-dependent colour.
   let color = colorFromSh(i, s.shDc, normalize(rel));
 
   // 6. Outputs.
-  projected[i] = ProjectedSplat(center, cameraDepthToNdc(camera, t.z), radius,
-                                vec3f(c / det, -b / det, a / det), s.opacity, vec4f(color, 1.0));
+  projected[i] = ProjectedSplat(center, e1 * sqrt(lambda1), sqrt(lambda2), cameraDepthToNdc(camera, t.z),
+                                pack2x16float(color.rg), pack2x16float(vec2f(color.b, s.opacity)));
   let maxKey = (1u << DEPTH_KEY_BITS) - 2u;
   let u = clamp((t.z - camera.near) / (camera.far - camera.near), 0.0, 1.0);
   sortKeys[i] = maxKey - u32(round(u * f32(maxKey)));
   sortValues[i] = i;
-  atomicAdd(&drawArgs[1], 1u);
+  atomicAdd(&drawArgs[0], 6u);
 }

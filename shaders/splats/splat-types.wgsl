@@ -12,14 +12,17 @@ struct Splat {
   pad1: f32,
 }
 
-// A splat projected to screen space by the preprocess pass, 48 bytes.
+// A splat projected to screen space by the preprocess pass (the raster record), 32 bytes. The
+// 2D Gaussian is stored in its eigenbasis: Σ' = λ₁ e₁e₁ᵀ + λ₂ e₂e₂ᵀ with e₂ = (−e₁.y, e₁.x), so
+// the raster pass draws the rectangle ±k√λ₁ e₁ ± k√λ₂ e₂ and evaluates the Gaussian from
+// coordinates in standard deviations, without the conic (projection.ts: ProjectedSplat).
 struct ProjectedSplat {
   centerPx: vec2f,   // pixels, origin top-left, y down
+  axisMajor: vec2f,  // √λ₁ e₁, pixels: one standard deviation along the major axis
+  sigmaMinor: f32,   // √λ₂, pixels: one standard deviation along e₂
   depthNdc: f32,     // WebGPU NDC depth of the centre, [0, 1]
-  radiusPx: f32,     // half-size of the drawn square, pixels; 0 when culled
-  conic: vec3f,      // inverse 2D covariance (a, b, c), 1/px²
-  opacity: f32,
-  color: vec4f,      // view-dependent RGB from SH, alpha unused
+  colorRG: u32,      // pack2x16float(r, g): view-dependent colour from SH
+  colorBO: u32,      // pack2x16float(b, opacity)
 }
 
 // Per-frame values of the splat passes other than the camera.

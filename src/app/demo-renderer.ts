@@ -2,7 +2,7 @@
  * The demo's frame: skinning (compute) → pedestrians (render, clears colour and depth) → markers
  * (robot, goal, stand-in pedestrians) → splats (preprocess, sort, raster; depth-tested against the
  * opaque passes) → present (sky, time-of-day tint, to the canvas) → inset (an ONNX policy's
- * robot-eye frame in a corner, when the frame has one). Offscreen colour is rgba16float,
+ * robot-eye frame in a corner, when the frame has one). Offscreen colour is rgba8unorm,
  * depth depth32float (src/splats/offscreen.ts). Every pass is timed by the GpuProfiler when the
  * adapter has `timestamp-query`; the sort is the gap between preprocess and raster.
  *

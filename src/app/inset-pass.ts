@@ -1,5 +1,5 @@
 /**
- * Draws a small texture (the robot-eye frame an ONNX policy sees: rgba16float, display-encoded,
+ * Draws a small texture (the robot-eye frame an ONNX policy sees: OFFSCREEN_COLOR_FORMAT, display-encoded,
  * opaque) into a corner rectangle of the canvas texture, over what the present pass wrote, with a
  * thin border. One full-screen triangle under a viewport; bilinear sampling.
  *

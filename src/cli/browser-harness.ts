@@ -1,13 +1,16 @@
 /**
  * Node side of the command-line tools: serves the project with Vite on 127.0.0.1, opens
  * `src/cli/headless.html` in Chromium (headless with SwiftShader flags by default, or a visible
- * window / hardware GPU on request) through playwright-core, and serves local input files to the
- * page under `/__curbside/file/<n>` so large files never pass through `page.evaluate`.
+ * window / hardware GPU on request) through playwright-core, and serves local input files and
+ * folders to the page under `/__curbside/file/<n>/…`: streamed from disk by a Vite middleware, so
+ * files of any size (a 2.5 GB street scan) never pass through `page.evaluate` or a base64 string.
  */
-import { readFile, stat } from 'node:fs/promises';
-import { basename, resolve } from 'node:path';
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { basename, relative, resolve, sep } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { createServer, type ViteDevServer } from 'vite';
+import { createServer, type Plugin, type ViteDevServer } from 'vite';
 import { CHROMIUM_PATH, HARDWARE_GPU_FLAGS, SWIFTSHADER_FLAGS } from '../../test/chromium-flags';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -22,7 +25,11 @@ export interface HarnessOptions {
 /** A running page with the headless API, and a way to hand it local files. */
 export interface Harness {
   page: Page;
-  /** Makes a local file readable by the page; returns its URL and base name. */
+  /**
+   * Makes a local file readable by the page; returns its URL and base name. A folder (e.g. an
+   * unbundled SOG capture: `meta.json` and its images) is served whole: the URL ends in `/` and
+   * the page fetches `url + relative path`.
+   */
   serveFile(path: string): Promise<{ url: string; name: string }>;
   /**
    * Calls `window.curbsideHeadless[fn](arg)` in the page (`fn` is an export of a `headless-api.ts`
@@ -37,11 +44,12 @@ export interface Harness {
  *
  * @throws Error when the server does not report a listening address.
  */
-export async function startViteServer(): Promise<{ server: ViteDevServer; origin: string }> {
+export async function startViteServer(plugins: Plugin[] = []): Promise<{ server: ViteDevServer; origin: string }> {
   const server = await createServer({
     root: ROOT,
     configFile: resolve(ROOT, 'vite.config.ts'),
     logLevel: 'error',
+    plugins,
     server: { host: '127.0.0.1', port: 0, strictPort: false, hmr: false, watch: null },
   });
   await server.listen();
@@ -51,6 +59,43 @@ export async function startViteServer(): Promise<{ server: ViteDevServer; origin
     throw new Error('vite: no listening address');
   }
   return { server, origin: `http://127.0.0.1:${address.port}` };
+}
+
+/** URL path prefix of served local files. */
+const FILE_PREFIX = '/__curbside/file/';
+
+/**
+ * A Vite plugin serving registered local paths under {@link FILE_PREFIX}: `<n>/<name>` is file n,
+ * `<n>/<rest>` a file inside folder n. Bodies are streamed from disk with their length, so the
+ * page can fetch files larger than any string or single Node buffer.
+ */
+export function localFilesPlugin(paths: Map<string, { abs: string; dir: boolean }>): Plugin {
+  const handle = async (req: IncomingMessage, res: ServerResponse, next: () => void) => {
+    const url = new URL(req.url ?? '/', 'http://local');
+    if (!url.pathname.startsWith(FILE_PREFIX)) return next();
+    const [id, ...rest] = url.pathname.slice(FILE_PREFIX.length).split('/');
+    const entry = paths.get(id);
+    let file: string | undefined;
+    if (entry && !entry.dir) file = entry.abs;
+    if (entry?.dir) {
+      const candidate = resolve(entry.abs, ...rest.map(decodeURIComponent));
+      const rel = relative(entry.abs, candidate);
+      if (rel && !rel.startsWith('..') && !rel.startsWith(sep)) file = candidate;
+    }
+    const size = file ? await stat(file).then((s) => (s.isFile() ? s.size : -1), () => -1) : -1;
+    if (!file || size < 0) {
+      res.statusCode = 404;
+      return res.end();
+    }
+    res.writeHead(200, { 'Content-Type': 'application/octet-stream', 'Content-Length': String(size), 'Cache-Control': 'no-store' });
+    createReadStream(file).on('error', () => res.destroy()).pipe(res);
+  };
+  return {
+    name: 'curbside-local-files',
+    configureServer(server) {
+      server.middlewares.use((req, res, next) => void handle(req, res, next));
+    },
+  };
 }
 
 /** A user-facing error: the CLI prints its message alone and exits 1. */
@@ -71,18 +116,13 @@ export async function withHarness<T>(options: HarnessOptions, body: (h: Harness)
   let browser: Browser | undefined;
   try {
     let origin: string;
-    ({ server, origin } = await startViteServer());
+    const files = new Map<string, { abs: string; dir: boolean }>();
+    ({ server, origin } = await startViteServer([localFilesPlugin(files)]));
     const args = options.hardwareGpu ? HARDWARE_GPU_FLAGS : SWIFTSHADER_FLAGS;
     browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: !options.headed, args });
     const page = await browser.newPage();
     const pageErrors: string[] = [];
     page.on('pageerror', (e) => pageErrors.push(e.message));
-    const files = new Map<string, string>();
-    await page.route(`${origin}/__curbside/file/**`, async (route) => {
-      const path = files.get(new URL(route.request().url()).pathname);
-      if (!path) return route.fulfill({ status: 404 });
-      return route.fulfill({ status: 200, body: await readFile(path), contentType: 'application/octet-stream' });
-    });
     await page.goto(`${origin}/src/cli/headless.html`);
     // Ready when the entry script sets the title; a module error fails at once instead of waiting.
     const started = Date.now();
@@ -95,15 +135,12 @@ export async function withHarness<T>(options: HarnessOptions, body: (h: Harness)
       page,
       async serveFile(path: string) {
         const abs = resolve(path);
-        try {
-          const s = await stat(abs);
-          if (!s.isFile()) throw new Error('not a file');
-        } catch {
-          throw new CliError(`${path}: no such file`);
-        }
-        const urlPath = `/__curbside/file/${files.size}/${encodeURIComponent(basename(abs))}`;
-        files.set(urlPath, abs);
-        return { url: `${origin}${urlPath}`, name: basename(abs) };
+        const s = await stat(abs).catch(() => null);
+        if (!s || !(s.isFile() || s.isDirectory())) throw new CliError(`${path}: no such file`);
+        const id = String(files.size);
+        files.set(id, { abs, dir: s.isDirectory() });
+        const name = basename(abs);
+        return { url: `${origin}${FILE_PREFIX}${id}/${s.isDirectory() ? '' : encodeURIComponent(name)}`, name };
       },
       async call<T>(fn: string, arg: unknown): Promise<T> {
         try {

@@ -1,80 +1,73 @@
 /**
- * Portable multi-pass GPU key-value radix sort (`shaders/gpu/radix-sort.wgsl`), used by the splat
- * renderer to depth-sort splats every frame and usable as a general u32 sort.
+ * Portable multi-pass GPU key-value radix sort (`shaders/gpu/radix-sort.wgsl`): the splat
+ * renderer's per-frame depth sort, usable as a general u32 sort. The element count may come from
+ * the CPU or from a GPU buffer written by an earlier pass (e.g. the number of visible splats), in
+ * which case the dispatch sizes are derived on the GPU and the sort runs by indirect dispatch.
  *
  * Stable LSD radix sort with RADIX_BITS-bit digits after Satish, Harris & Garland (2009),
  * "Designing efficient sorting algorithms for manycore GPUs": per digit, a per-block histogram,
- * an exclusive scan of all histograms (the reduce-then-scan of Merrill & Grimshaw 2009, see
- * {@link PrefixScan}), then a scatter in which each block split-sorts its keys in workgroup memory
- * and writes them to their global positions. No subgroup operations and no inter-workgroup
- * forward-progress assumption (no decoupled look-back), so it runs wherever WebGPU does.
- * The plain TypeScript twin is `radixSortReference` in `radix-sort-reference.ts`.
+ * an exclusive scan of all histograms (Merrill & Grimshaw 2009, see {@link PrefixScan}), and a
+ * scatter that ranks each key within its block by per-digit occupancy bitmasks and population
+ * counts. No subgroup operations and no inter-workgroup forward-progress assumption (no decoupled
+ * look-back), so it runs wherever WebGPU does. Plain TypeScript twin: `radixSortReference`;
+ * the earlier split-sort kernel (`SplitRadixSort`) is kept as a second reference in tests.
  */
 import radixSortWgsl from '../../shaders/gpu/radix-sort.wgsl?raw';
-import { PrefixScan, workgroupGrid } from './prefix-scan';
+import { PrefixScan } from './prefix-scan';
 import { createShaderModule } from './shader-loader';
 
-/** Invocations per workgroup of both sort kernels (WGSL `override` of the same name). */
+/** Invocations per workgroup of the block kernels (WGSL `override` of the same name). */
 export const RADIX_SORT_WORKGROUP_SIZE = 256;
-/** Keys each invocation handles; fewer blocks means a shorter histogram to scan. */
-export const KEYS_PER_THREAD = 4;
-/** Keys per block (one workgroup); at most 65536, the split sort packs local indices in 16 bits. */
+/** Rounds of RADIX_SORT_WORKGROUP_SIZE keys per block. */
+export const KEYS_PER_THREAD = 8;
+/** Keys per block (one workgroup). */
 export const KEYS_PER_BLOCK = RADIX_SORT_WORKGROUP_SIZE * KEYS_PER_THREAD;
 /** Bits per digit, i.e. per pass. */
-export const RADIX_BITS = 8;
+export const RADIX_BITS = 4;
 /** Bins per digit. */
 export const RADIX_SIZE = 1 << RADIX_BITS;
 /** Width of a key. */
 export const KEY_BITS = 32;
 
-/** `SortParams` in radix-sort.wgsl: count, numBlocks, shift, pad0 (u32 each). */
-const SORT_PARAMS_SIZE_BYTES = 16;
+/** `SortParams` in radix-sort.wgsl: shift, maxBlocks, countIndex, maxWorkgroupsX, capacity, pad ×3 (u32). */
+export const SORT_PARAMS_LAYOUT = { size: 32, shift: 0, maxBlocks: 4, countIndex: 8, maxWorkgroupsX: 12, capacity: 16 } as const;
 const MAX_PASSES = Math.ceil(KEY_BITS / RADIX_BITS);
+
+/** Where `encode` reads the element count: a number known on the CPU, or the first u32 of a GPU buffer. */
+export type SortCount = number | GPUBuffer;
 
 /**
  * Sorts up to `capacity` (key, value) pairs of u32, ascending by key and stable, in place.
  *
- * Owns: a second key/value buffer pair (`keysTemp`, `valuesTemp`) that the passes ping-pong with,
- * the histogram buffer, one uniform buffer per digit pass, the histogram scan, both pipelines, and
- * one bind group per pass for the key/value buffers last passed to `encode`.
+ * Owns: a second key/value buffer pair (`keysTemp`, `valuesTemp`) the passes ping-pong with, the
+ * histogram (RADIX_SIZE × maxBlocks u32, maxBlocks = ⌈capacity / KEYS_PER_BLOCK⌉, digit-major:
+ * `[d * maxBlocks + b]` = keys of block b with digit d, then after the scan the output index of
+ * block b's first digit-d key), one uniform per digit pass (written once, at creation), the
+ * indirect dispatch arguments, a count buffer for CPU counts, the scan, and the pipelines.
  *
- * Buffers (u32 each; numBlocks = ⌈count / KEYS_PER_BLOCK⌉, a block being one workgroup's keys):
- *
- * | buffer                   | u32 count              | contents                                       |
- * |--------------------------|------------------------|------------------------------------------------|
- * | `histogram`              | RADIX_SIZE × numBlocks | `[d * numBlocks + b]`: after histogramBlocks,  |
- * |                          |                        | keys of block b with digit d; after the scan,  |
- * |                          |                        | output index of block b's first digit-d key    |
- * | `params[p]` (uniform)    | 4 (SortParams)         | count, numBlocks, shift = p × RADIX_BITS, pad  |
- * | `keysTemp`, `valuesTemp` | capacity               | output of even passes, input of odd passes     |
- *
- * After an even number of passes (4 for 32-bit keys) the sorted pairs are back in the caller's
- * buffers; after an odd number they are copied back.
- *
- * Uniforms are written with `queue.writeBuffer` at encode time, and only when the count changes;
- * all sorts encoded into one submission must therefore use the same count.
+ * After an even number of passes (2 for 16-bit keys) the sorted pairs are back in the caller's
+ * buffers; after an odd number they are copied back. A CPU count is written with
+ * `queue.writeBuffer` at encode time, so sorts with CPU counts encoded into one submission must
+ * share the count; sorts with GPU counts have no such limit.
  */
 export class RadixSort {
-  private count = -1;
-  private numBlocks = 0;
-  private boundKeys: GPUBuffer | undefined;
-  private boundValues: GPUBuffer | undefined;
-  private bindGroups: GPUBindGroup[] = [];
+  private cpuCount = -1;
+  private bindings: { blocks: GPUBindGroup[]; prepare: GPUBindGroup; keys: GPUBuffer; values: GPUBuffer; count: GPUBuffer }[] = [];
   private destroyed = false;
 
   private constructor(
     readonly device: GPUDevice,
-    /** Largest `count` accepted by `encode`. */
+    /** Largest count sorted; larger GPU counts are clamped to it. */
     readonly capacity: number,
     readonly label: string,
-    private readonly maxWorkgroupsPerDimension: number,
-    private readonly histogramPipeline: GPUComputePipeline,
-    private readonly scatterPipeline: GPUComputePipeline,
-    private readonly bindGroupLayout: GPUBindGroupLayout,
+    private readonly maxBlocks: number,
+    private readonly pipelines: { prepare: GPUComputePipeline; histogram: GPUComputePipeline; scatter: GPUComputePipeline },
+    private readonly layouts: { blocks: GPUBindGroupLayout; prepare: GPUBindGroupLayout },
     private readonly keysTemp: GPUBuffer,
     private readonly valuesTemp: GPUBuffer,
     private readonly histogram: GPUBuffer,
-    /** `params[p]` holds SortParams of digit pass p (shift = p × RADIX_BITS). */
+    private readonly dispatchArgs: GPUBuffer,
+    private readonly countBuffer: GPUBuffer,
     private readonly params: GPUBuffer[],
     private readonly histogramScan: PrefixScan,
   ) {}
@@ -97,7 +90,8 @@ export class RadixSort {
     if (!Number.isInteger(capacity) || capacity < 1) {
       throw new Error(`RadixSort.create: capacity ${capacity} is not a positive integer`);
     }
-    const histogramLength = RADIX_SIZE * Math.ceil(capacity / KEYS_PER_BLOCK);
+    const maxBlocks = Math.ceil(capacity / KEYS_PER_BLOCK);
+    const histogramLength = RADIX_SIZE * maxBlocks;
     const largestBytes = Math.max(capacity, histogramLength) * 4;
     if (largestBytes > device.limits.maxStorageBufferBindingSize) {
       throw new Error(
@@ -106,51 +100,46 @@ export class RadixSort {
       );
     }
     const module = await createShaderModule(device, 'gpu/radix-sort.wgsl', radixSortWgsl);
-    const entry = (binding: number, type: GPUBufferBindingType): GPUBindGroupLayoutEntry => ({
-      binding,
-      visibility: GPUShaderStage.COMPUTE,
-      buffer: { type },
+    const entry = (binding: number, type: GPUBufferBindingType): GPUBindGroupLayoutEntry => ({ binding, visibility: GPUShaderStage.COMPUTE, buffer: { type } });
+    const blocks = device.createBindGroupLayout({
+      label: `${label}.blocksLayout`,
+      entries: [entry(0, 'uniform'), entry(1, 'read-only-storage'), entry(2, 'read-only-storage'), entry(3, 'storage'), entry(4, 'storage'), entry(5, 'storage'), entry(6, 'read-only-storage')],
     });
-    const bindGroupLayout = device.createBindGroupLayout({
-      label: `${label}.bindGroupLayout`,
-      entries: [
-        entry(0, 'uniform'),
-        entry(1, 'read-only-storage'),
-        entry(2, 'read-only-storage'),
-        entry(3, 'storage'),
-        entry(4, 'storage'),
-        entry(5, 'storage'),
-      ],
-    });
-    const layout = device.createPipelineLayout({ label: `${label}.pipelineLayout`, bindGroupLayouts: [bindGroupLayout] });
-    const constants = { RADIX_SORT_WORKGROUP_SIZE, KEYS_PER_THREAD, KEYS_PER_BLOCK, RADIX_BITS, RADIX_SIZE };
-    const [histogramPipeline, scatterPipeline, histogramScan] = await Promise.all([
+    const prepare = device.createBindGroupLayout({ label: `${label}.prepareLayout`, entries: [entry(0, 'uniform'), entry(6, 'read-only-storage'), entry(7, 'storage')] });
+    const constants = { RADIX_SORT_WORKGROUP_SIZE, KEYS_PER_THREAD, RADIX_BITS, RADIX_SIZE, WORDS_PER_DIGIT: RADIX_SORT_WORKGROUP_SIZE / 32 };
+    const pipeline = (entryPoint: string, layout: GPUBindGroupLayout) =>
       device.createComputePipelineAsync({
-        label: `${label}.histogramPipeline`,
-        layout,
-        compute: { module, entryPoint: 'histogramBlocks', constants },
-      }),
-      device.createComputePipelineAsync({
-        label: `${label}.scatterPipeline`,
-        layout,
-        compute: { module, entryPoint: 'scatter', constants },
-      }),
+        label: `${label}.${entryPoint}`,
+        layout: device.createPipelineLayout({ label: `${label}.${entryPoint}Layout`, bindGroupLayouts: [layout] }),
+        compute: { module, entryPoint, constants },
+      });
+    const [preparePipeline, histogramPipeline, scatterPipeline, histogramScan] = await Promise.all([
+      pipeline('prepare', prepare),
+      pipeline('histogramBlocks', blocks),
+      pipeline('scatter', blocks),
       PrefixScan.create(device, histogramLength, `${label}.histogramScan`, maxWorkgroupsPerDimension),
     ]);
-    const storage = (field: string, size: number, extra = 0) =>
-      device.createBuffer({ label: `${label}.${field}`, size, usage: GPUBufferUsage.STORAGE | extra });
-    const params = Array.from({ length: MAX_PASSES }, (_, p) =>
-      device.createBuffer({
-        label: `${label}.params${p}`,
-        size: SORT_PARAMS_SIZE_BYTES,
-        usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
-      }),
-    );
+    const storage = (field: string, size: number, extra = 0) => device.createBuffer({ label: `${label}.${field}`, size, usage: GPUBufferUsage.STORAGE | extra });
+    const params = Array.from({ length: MAX_PASSES }, (_, p) => {
+      const buffer = device.createBuffer({ label: `${label}.params${p}`, size: SORT_PARAMS_LAYOUT.size, usage: GPUBufferUsage.UNIFORM, mappedAtCreation: true });
+      const u = new Uint32Array(buffer.getMappedRange());
+      u[SORT_PARAMS_LAYOUT.shift / 4] = p * RADIX_BITS;
+      u[SORT_PARAMS_LAYOUT.maxBlocks / 4] = maxBlocks;
+      u[SORT_PARAMS_LAYOUT.countIndex / 4] = 0;
+      u[SORT_PARAMS_LAYOUT.maxWorkgroupsX / 4] = maxWorkgroupsPerDimension;
+      u[SORT_PARAMS_LAYOUT.capacity / 4] = capacity;
+      buffer.unmap();
+      return buffer;
+    });
     return new RadixSort(
-      device, capacity, label, maxWorkgroupsPerDimension, histogramPipeline, scatterPipeline, bindGroupLayout,
+      device, capacity, label, maxBlocks,
+      { prepare: preparePipeline, histogram: histogramPipeline, scatter: scatterPipeline },
+      { blocks, prepare },
       storage('keysTemp', capacity * 4, GPUBufferUsage.COPY_SRC),
       storage('valuesTemp', capacity * 4, GPUBufferUsage.COPY_SRC),
       storage('histogram', histogramLength * 4),
+      storage('dispatchArgs', 12, GPUBufferUsage.INDIRECT),
+      storage('count', 4, GPUBufferUsage.COPY_DST),
       params,
       histogramScan,
     );
@@ -161,22 +150,31 @@ export class RadixSort {
    * `values[0 .. count)` along; the sorted pairs end up in `keys` and `values`. Records only: the
    * caller submits `encoder`.
    *
-   * @param keys u32 keys; STORAGE usage, at least `count` u32.
-   * @param values u32 values (e.g. splat indices); STORAGE usage, at least `count` u32.
+   * @param keys u32 keys; STORAGE usage, at least `capacity` u32 for a GPU count, `count` otherwise.
+   * @param values u32 values (e.g. splat indices), sized as `keys`.
+   * @param count The element count: a number, or a buffer whose first u32 earlier commands write
+   *   (STORAGE usage; clamped to `capacity`). A GPU count keeps the visible-splat
+   *   count on the GPU: sizes come from a one-invocation pass and every block kernel is dispatched
+   *   indirectly.
    * @param bitsToSort Sort by the low bits only: ⌈bitsToSort / RADIX_BITS⌉ passes compare that
    *   many whole low digits (16 → 2 passes; 12 also sorts 16 bits). With an odd number of passes
    *   the result is copied back, so `keys` and `values` then also need COPY_DST usage.
+   * @param timestampWrites Optional timing of the sort's compute pass (see GpuProfiler).
    * @throws Error `RadixSort.encode: count N exceeds capacity C`, and on a negative or fractional
-   *   count, a `bitsToSort` outside [1, 32], a buffer that is too small or lacks a usage, the same
-   *   buffer for keys and values, or a call after `destroy()`.
+   *   count, a count buffer without STORAGE usage, a `bitsToSort` outside [1, 32], a buffer that is too
+   *   small or lacks a usage, the same buffer for keys and values, or a call after `destroy()`.
    */
-  encode(encoder: GPUCommandEncoder, keys: GPUBuffer, values: GPUBuffer, count: number, bitsToSort = KEY_BITS): void {
+  encode(encoder: GPUCommandEncoder, keys: GPUBuffer, values: GPUBuffer, count: SortCount, bitsToSort = KEY_BITS, timestampWrites?: GPUComputePassTimestampWrites): void {
     if (this.destroyed) throw new Error('RadixSort.encode: called after destroy()');
-    if (!Number.isInteger(count) || count < 0) {
-      throw new Error(`RadixSort.encode: count ${count} is not a non-negative integer`);
-    }
-    if (count > this.capacity) {
-      throw new Error(`RadixSort.encode: count ${count} exceeds capacity ${this.capacity}`);
+    let countBuffer = this.countBuffer;
+    let copyLength = this.capacity;
+    if (typeof count === 'number') {
+      if (!Number.isInteger(count) || count < 0) throw new Error(`RadixSort.encode: count ${count} is not a non-negative integer`);
+      if (count > this.capacity) throw new Error(`RadixSort.encode: count ${count} exceeds capacity ${this.capacity}`);
+      copyLength = count;
+    } else {
+      countBuffer = count;
+      if ((countBuffer.usage & GPUBufferUsage.STORAGE) === 0) throw new Error(`RadixSort.encode: count buffer '${countBuffer.label}' lacks STORAGE usage`);
     }
     if (!Number.isInteger(bitsToSort) || bitsToSort < 1 || bitsToSort > KEY_BITS) {
       throw new Error(`RadixSort.encode: bitsToSort ${bitsToSort} is not an integer in [1, ${KEY_BITS}]`);
@@ -191,69 +189,62 @@ export class RadixSort {
             (passes % 2 === 1 ? ' or COPY_DST usage (needed for an odd number of passes)' : ' usage'),
         );
       }
-      if (buffer.size < count * 4) {
-        throw new Error(`RadixSort.encode: ${name} buffer '${buffer.label}' holds ${buffer.size} bytes, needs ${count * 4}`);
+      if (buffer.size < copyLength * 4) {
+        throw new Error(`RadixSort.encode: ${name} buffer '${buffer.label}' holds ${buffer.size} bytes, needs ${copyLength * 4}`);
       }
     }
-    if (count === 0) return;
-    this.setCount(count);
-    this.bind(keys, values);
-    const pass = encoder.beginComputePass({ label: `${this.label}.pass` });
-    const grid = workgroupGrid(this.numBlocks, this.maxWorkgroupsPerDimension);
+    if (typeof count === 'number') {
+      if (count === 0) return;
+      if (count !== this.cpuCount) {
+        this.cpuCount = count;
+        this.device.queue.writeBuffer(this.countBuffer, 0, Uint32Array.of(count));
+      }
+    }
+    const bound = this.bind(keys, values, countBuffer);
+    const pass = encoder.beginComputePass({ label: `${this.label}.pass`, timestampWrites });
+    pass.setPipeline(this.pipelines.prepare);
+    pass.setBindGroup(0, bound.prepare);
+    pass.dispatchWorkgroups(1);
     for (let p = 0; p < passes; p++) {
-      pass.setPipeline(this.histogramPipeline);
-      pass.setBindGroup(0, this.bindGroups[p]);
-      pass.dispatchWorkgroups(...grid);
-      this.histogramScan.encodePass(pass, this.histogram, RADIX_SIZE * this.numBlocks);
-      pass.setPipeline(this.scatterPipeline);
-      pass.setBindGroup(0, this.bindGroups[p]);
-      pass.dispatchWorkgroups(...grid);
+      pass.setPipeline(this.pipelines.histogram);
+      pass.setBindGroup(0, bound.blocks[p]);
+      pass.dispatchWorkgroupsIndirect(this.dispatchArgs, 0);
+      this.histogramScan.encodePass(pass, this.histogram, RADIX_SIZE * this.maxBlocks);
+      pass.setPipeline(this.pipelines.scatter);
+      pass.setBindGroup(0, bound.blocks[p]);
+      pass.dispatchWorkgroupsIndirect(this.dispatchArgs, 0);
     }
     pass.end();
     if (passes % 2 === 1) {
-      encoder.copyBufferToBuffer(this.keysTemp, 0, keys, 0, count * 4);
-      encoder.copyBufferToBuffer(this.valuesTemp, 0, values, 0, count * 4);
+      encoder.copyBufferToBuffer(this.keysTemp, 0, keys, 0, copyLength * 4);
+      encoder.copyBufferToBuffer(this.valuesTemp, 0, values, 0, copyLength * 4);
     }
   }
 
   /** Frees every GPU object this sort made; later calls to `encode` throw. */
   destroy(): void {
-    for (const buffer of [this.keysTemp, this.valuesTemp, this.histogram, ...this.params]) buffer.destroy();
+    for (const buffer of [this.keysTemp, this.valuesTemp, this.histogram, this.dispatchArgs, this.countBuffer, ...this.params]) buffer.destroy();
     this.histogramScan.destroy();
-    this.bindGroups = [];
-    this.boundKeys = undefined;
-    this.boundValues = undefined;
+    this.bindings = [];
     this.destroyed = true;
   }
 
-  /** Writes every pass's SortParams when `count` differs from the last one written. */
-  private setCount(count: number): void {
-    if (count === this.count) return;
-    this.count = count;
-    this.numBlocks = Math.ceil(count / KEYS_PER_BLOCK);
-    const scratch = new Uint32Array(SORT_PARAMS_SIZE_BYTES / 4);
-    this.params.forEach((buffer, p) => {
-      scratch.set([count, this.numBlocks, p * RADIX_BITS, 0]);
-      this.device.queue.writeBuffer(buffer, 0, scratch);
-    });
-  }
-
-  /** Builds the per-pass bind groups (even passes read the caller's buffers) when they change. */
-  private bind(keys: GPUBuffer, values: GPUBuffer): void {
-    if (keys === this.boundKeys && values === this.boundValues) return;
-    this.boundKeys = keys;
-    this.boundValues = values;
-    this.bindGroups = this.params.map((params, p) => {
+  /** Per-pass bind groups for a key/value/count buffer triple (even passes read the caller's buffers), cached. */
+  private bind(keys: GPUBuffer, values: GPUBuffer, countBuffer: GPUBuffer) {
+    const cached = this.bindings.find((b) => b.keys === keys && b.values === values && b.count === countBuffer);
+    if (cached) return cached;
+    const group = (layout: GPUBindGroupLayout, entries: [number, GPUBuffer][], name: string) =>
+      this.device.createBindGroup({ label: `${this.label}.${name}`, layout, entries: entries.map(([binding, buffer]) => ({ binding, resource: { buffer } })) });
+    const blocks = this.params.map((params, p) => {
       const [keysIn, valuesIn, keysOut, valuesOut] =
         p % 2 === 0 ? [keys, values, this.keysTemp, this.valuesTemp] : [this.keysTemp, this.valuesTemp, keys, values];
-      return this.device.createBindGroup({
-        label: `${this.label}.bindGroup${p}`,
-        layout: this.bindGroupLayout,
-        entries: [params, keysIn, valuesIn, keysOut, valuesOut, this.histogram].map((buffer, binding) => ({
-          binding,
-          resource: { buffer },
-        })),
-      });
+      return group(this.layouts.blocks, [[0, params], [1, keysIn], [2, valuesIn], [3, keysOut], [4, valuesOut], [5, this.histogram], [6, countBuffer]], `bindGroup${p}`);
     });
+    const prepare = group(this.layouts.prepare, [[0, this.params[0]], [6, countBuffer], [7, this.dispatchArgs]], 'prepareBindGroup');
+    const entry = { blocks, prepare, keys, values, count: countBuffer };
+    // A few buffer triples at most (a renderer's own, a test's); forget the oldest beyond that.
+    if (this.bindings.length >= 8) this.bindings.shift();
+    this.bindings.push(entry);
+    return entry;
   }
 }

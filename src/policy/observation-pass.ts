@@ -3,7 +3,7 @@
  * tensor, entirely on the GPU.
  *
  * Input choice: one 2D colour texture per environment (the `OffscreenTarget.color` each
- * environment's camera renders into, `rgba16float`; any float-sampled colour format works). A
+ * environment's camera renders into, `rgba8unorm`; any float-sampled colour format works). A
  * texture array would need every environment rendered into layers of one texture of one size;
  * separate textures let environments differ in resolution and keep the renderer unchanged. The
  * cost is one dispatch per environment (B is ≤ ~10).

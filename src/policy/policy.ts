@@ -20,7 +20,7 @@ export interface CameraMount {
 export interface PolicyObservation {
   /**
    * The current camera frame of each environment, B textures (TEXTURE_BINDING usage, float colour
-   * format: `OffscreenTarget.color`, rgba16float), on the policy's GPUDevice. Rendered and
+   * format: `OffscreenTarget.color`, rgba8unorm), on the policy's GPUDevice. Rendered and
    * submitted before `act` is called; the policy reads them on the GPU only.
    */
   frames: readonly GPUTexture[];

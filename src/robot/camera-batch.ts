@@ -83,7 +83,7 @@ export class CameraBatch {
     return c;
   }
 
-  /** The frame texture of `slot` (its camera's colour target; rgba16float). */
+  /** The frame texture of `slot` (its camera's colour target; OFFSCREEN_COLOR_FORMAT). */
   frame(slot: number): GPUTexture {
     return this.camera(slot).target.color;
   }

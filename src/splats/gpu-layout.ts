@@ -6,7 +6,7 @@
  * |--------------|------------------|-----------------------------------------------------------------|
  * | splats       | 64 B             | `Splat`: position f32×3, opacity, rotation (w,x,y,z), scale f32×3, pad, shDc f32×3, pad |
  * | shRest       | SH_REST_STRIDE×4 | K×3 binary16 values (coefficient-major, channel-minor) packed two per u32, zero-padded |
- * | projected    | 48 B             | `ProjectedSplat`: centre px, NDC depth, radius px, conic, opacity, colour |
+ * | projected    | 32 B             | `ProjectedSplat`: centre px, √λ₁e₁ px, √λ₂ px, NDC depth, colour rg, (b, opacity) as f16 pairs |
  * | sort keys    | 4 B              | ~bits(depth) or 0xffffffff when culled                          |
  * | sort values  | 4 B              | splat index                                                     |
  */
@@ -14,7 +14,7 @@ import { toHalfBits } from '../gpu/half-float';
 import { shRestCount, type SplatCloud } from './splat-cloud';
 
 export const SPLAT_LAYOUT = { size: 64, position: 0, opacity: 12, rotation: 16, scale: 32, shDc: 48 } as const;
-export const PROJECTED_SPLAT_LAYOUT = { size: 48, centerPx: 0, depthNdc: 8, radiusPx: 12, conic: 16, opacity: 28, color: 32 } as const;
+export const PROJECTED_SPLAT_LAYOUT = { size: 32, centerPx: 0, axisMajor: 8, sigmaMinor: 16, depthNdc: 20, colorRG: 24, colorBO: 28 } as const;
 export const SPLAT_FRAME_LAYOUT = { size: 16, splatCount: 0 } as const;
 
 /** u32 words of packed binary16 SH per splat for a degree (at least 1 so the binding is never empty). */

@@ -9,7 +9,7 @@ import preprocessWgsl from '../../shaders/splats/preprocess.wgsl?raw';
 import { dispatchSize1d } from '../gpu/dispatch';
 import { createShaderModule } from '../gpu/shader-loader';
 import { shRestStride } from './gpu-layout';
-import { COV2D_DILATION, DEPTH_KEY_BITS, FRUSTUM_CLAMP } from './projection';
+import { ALPHA_MIN, COV2D_DILATION, DEPTH_KEY_BITS, FRUSTUM_CLAMP } from './projection';
 
 export const PREPROCESS_WORKGROUP_SIZE = 256;
 
@@ -76,6 +76,7 @@ export class SplatPreprocessPass {
             FRUSTUM_CLAMP,
             COV2D_DILATION,
             DEPTH_KEY_BITS,
+            ALPHA_MIN,
           },
         },
       });

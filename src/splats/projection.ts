@@ -6,13 +6,25 @@
  *   Σ = R S Sᵀ Rᵀ                    (3D covariance from rotation quaternion and scales)
  *   Σ' = J W Σ Wᵀ Jᵀ                 (W: world→camera rotation, J: Jacobian of the projection)
  *   Σ' += 0.3 px² · I                (low-pass dilation of the reference rasteriser)
- *   conic = Σ'⁻¹, radius = ceil(3 √λ_max)
+ *   conic = Σ'⁻¹
  * As in the reference, the point used for J is clamped to 1.3 × the half field of view, and
  * splats closer than the near plane are culled.
+ *
+ * Extent (opacity-aware, exact by construction): a pixel at offset d contributes only where
+ * α = o · exp(−½ dᵀ Σ'⁻¹ d) ≥ 1/255, i.e. inside the ellipse dᵀ Σ'⁻¹ d ≤ k² with
+ * k = √(2 ln(255 o)) (≤ 3.33; the splat is culled when o < 1/255). The GPU draws the ellipse's
+ * bounding rectangle in its eigenbasis Σ' = λ₁ e₁e₁ᵀ + λ₂ e₂e₂ᵀ (half-sides k√λ₁, k√λ₂), so every
+ * pixel the 3DGS equations give a fragment to is drawn, and far fewer others than with the
+ * 3-sigma square of the CUDA rasteriser. Off-screen culling uses the ellipse's axis-aligned box,
+ * half-sides k√Σ'ₓₓ and k√Σ'ᵧᵧ.
  */
 import type { CameraModel } from '../gpu/camera';
 import { worldToCamera } from '../gpu/camera';
 import type { SplatCloud } from './splat-cloud';
+
+/** Smallest α that contributes, and the clamp on α (`forward.cu: renderCUDA`). */
+export const ALPHA_MIN = 1 / 255;
+export const ALPHA_MAX = 0.99;
 
 /** A splat in screen space. */
 export interface ProjectedSplat {
@@ -23,9 +35,35 @@ export interface ProjectedSplat {
   depth: number;
   /** Conic (inverse 2D covariance) entries (a, b, c) of [[a, b], [b, c]], 1/px². */
   conic: [number, number, number];
-  /** Half-size of the square drawn, pixels. */
-  radius: number;
+  /** 2D covariance Σ' (with dilation) entries (a, b, c), px². */
+  cov: [number, number, number];
+  /** Unit major eigenvector e₁ of Σ' (the minor one is (−e₁y, e₁x)). */
+  major: [number, number];
+  /** One standard deviation along e₁ and e₂: √λ₁ ≥ √λ₂, pixels. */
+  sigma: [number, number];
+  /** Extent in standard deviations where α falls to 1/255: √(2 ln(o / ALPHA_MIN)). */
+  extentSigmas: number;
+  /** Half-sides of the axis-aligned box around the α ≥ 1/255 ellipse, pixels. */
+  halfExtent: [number, number];
   opacity: number;
+}
+
+/**
+ * Eigen decomposition of a symmetric positive-definite 2×2 [[a, b], [b, c]] (closed form):
+ * λ₁ = m + √(m² − det), λ₂ = det / λ₁ (no cancellation for thin splats), e₁ from the better
+ * conditioned of the two null-space rows of Σ − λ₁I.
+ */
+export function eigenSym2(a: number, b: number, c: number): { lambda: [number, number]; major: [number, number] } {
+  const det = a * c - b * b;
+  const mid = 0.5 * (a + c);
+  const l1 = mid + Math.sqrt(Math.max(0, mid * mid - det));
+  const l2 = det / l1;
+  let ex: number;
+  let ey: number;
+  if (a >= c) [ex, ey] = [l1 - c, b];
+  else [ex, ey] = [b, l1 - a];
+  const n = Math.hypot(ex, ey);
+  return n > 0 ? { lambda: [l1, l2], major: [ex / n, ey / n] } : { lambda: [l1, l2], major: [1, 0] };
 }
 
 /** The reference's frustum clamp factor for the Jacobian (`forward.cu: computeCov2D`). */
@@ -75,13 +113,19 @@ export function projectSplat(cloud: SplatCloud, i: number, cam: CameraModel): Pr
   const cc = cov(1, 1) + COV2D_DILATION;
   const det = a * cc - b * b;
   if (!(det > 0)) return null;
-  const mid = 0.5 * (a + cc);
-  const lambda1 = mid + Math.sqrt(Math.max(0.1, mid * mid - det));
-  const radius = Math.ceil(3 * Math.sqrt(lambda1));
+  const opacity = cloud.opacities[i];
+  if (!(opacity >= ALPHA_MIN)) return null;
+  const k = Math.sqrt(2 * Math.log(opacity / ALPHA_MIN));
+  const { lambda, major } = eigenSym2(a, b, cc);
+  const hx = k * Math.sqrt(a);
+  const hy = k * Math.sqrt(cc);
   const u = (cam.fx * t[0]) / tz + cam.cx;
   const v = (cam.fy * t[1]) / tz + cam.cy;
-  if (u + radius < 0 || u - radius > cam.width || v + radius < 0 || v - radius > cam.height) return null;
-  return { u, v, depth: tz, conic: [cc / det, -b / det, a / det], radius, opacity: cloud.opacities[i] };
+  if (u + hx < 0 || u - hx > cam.width || v + hy < 0 || v - hy > cam.height) return null;
+  return {
+    u, v, depth: tz, conic: [cc / det, -b / det, a / det], cov: [a, b, cc], major,
+    sigma: [Math.sqrt(lambda[0]), Math.sqrt(lambda[1])], extentSigmas: k, halfExtent: [hx, hy], opacity,
+  };
 }
 
 /**

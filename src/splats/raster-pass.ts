@@ -1,6 +1,6 @@
 /**
  * The splat raster pass (`shaders/splats/render.wgsl`): instanced quads in sorted back-to-front
- * order, premultiplied-alpha "over" blending, depth-tested (not written) against the caller's
+ * order (rectangles around each splat's α ≥ 1/255 ellipse), premultiplied-alpha "over" blending, depth-tested (not written) against the caller's
  * opaque depth buffer so opaque geometry (pedestrians, markers) composites in front of and behind
  * splats. Reference: reference-renderer.ts.
  */
@@ -8,7 +8,7 @@ import cameraWgsl from '../../shaders/common/camera.wgsl?raw';
 import splatTypesWgsl from '../../shaders/splats/splat-types.wgsl?raw';
 import renderWgsl from '../../shaders/splats/render.wgsl?raw';
 import { createShaderModule } from '../gpu/shader-loader';
-import { ALPHA_MAX, ALPHA_MIN } from './reference-renderer';
+import { ALPHA_MAX, ALPHA_MIN } from './projection';
 
 /** Where a frame is drawn. */
 export interface SplatRenderTarget {
@@ -30,7 +30,7 @@ export class SplatRasterPass {
     const pipeline = await device.createRenderPipelineAsync({
       label: 'SplatRasterPass.pipeline',
       layout: 'auto',
-      vertex: { module, entryPoint: 'vertexMain' },
+      vertex: { module, entryPoint: 'vertexMain', constants: { ALPHA_MIN } },
       fragment: {
         module,
         entryPoint: 'fragmentMain',
@@ -45,7 +45,7 @@ export class SplatRasterPass {
           },
         ],
       },
-      primitive: { topology: 'triangle-strip' },
+      primitive: { topology: 'triangle-list' },
       depthStencil: { format: depthFormat, depthWriteEnabled: false, depthCompare: 'less' },
     });
     return new SplatRasterPass(device, pipeline);

@@ -32,8 +32,38 @@ describe('projectSplat (EWA, 3DGS eqs. 5–6)', () => {
     expect(p.conic[0]).toBeCloseTo(1 / variance, 6);
     expect(p.conic[1]).toBeCloseTo(0, 12);
     expect(p.conic[2]).toBeCloseTo(1 / variance, 6);
-    // λmax = max(variance, mid + sqrt(0.1)) since the reference floors the discriminant at 0.1.
-    expect(p.radius).toBe(Math.ceil(3 * Math.sqrt(variance + Math.sqrt(0.1))));
+    // Opacity-aware extent: α = 0.8 exp(−r²/2) reaches 1/255 at r = √(2 ln(0.8 · 255)) σ.
+    const k = Math.sqrt(2 * Math.log(0.8 * 255));
+    expect(p.extentSigmas).toBeCloseTo(k, 6);
+    expect(p.sigma[0]).toBeCloseTo(Math.sqrt(variance), 6);
+    expect(p.sigma[1]).toBeCloseTo(Math.sqrt(variance), 6);
+    expect(p.halfExtent[0]).toBeCloseTo(k * Math.sqrt(variance), 6);
+  });
+
+  it('gives the eigenbasis of an elongated splat and an extent that holds exactly the α ≥ 1/255 pixels', () => {
+    const cam = cameraModel(camera);
+    const c = isotropicSplat([0.3, 6, -0.2], 0.02, 0.6, [1, 1, 1]);
+    c.scales.set([0.6, 0.02, 0.01]);
+    c.rotations.set([Math.cos(0.35), 0, Math.sin(0.35), 0]); // turned about y (the view axis)
+    const p = projectSplat(c, 0, cam)!;
+    expect(p.sigma[0] / p.sigma[1]).toBeGreaterThan(5);
+    const [e1x, e1y] = p.major;
+    // Σ' e₁ = λ₁ e₁
+    const [a, b, cc] = p.cov;
+    expect(a * e1x + b * e1y).toBeCloseTo(p.sigma[0] ** 2 * e1x, 6);
+    expect(b * e1x + cc * e1y).toBeCloseTo(p.sigma[0] ** 2 * e1y, 6);
+    // Points just inside the extent along each axis have α ≥ 1/255, just outside below it.
+    const alphaAt = (dx: number, dy: number) => p.opacity * Math.exp(-0.5 * (p.conic[0] * dx * dx + p.conic[2] * dy * dy) - p.conic[1] * dx * dy);
+    for (const [ax, ay, sg] of [[e1x, e1y, p.sigma[0]], [-e1y, e1x, p.sigma[1]]]) {
+      expect(alphaAt(ax * sg * p.extentSigmas * 0.999, ay * sg * p.extentSigmas * 0.999)).toBeGreaterThan(1 / 255);
+      expect(alphaAt(ax * sg * p.extentSigmas * 1.001, ay * sg * p.extentSigmas * 1.001)).toBeLessThan(1 / 255);
+    }
+  });
+
+  it('culls a splat too transparent ever to reach α = 1/255', () => {
+    const cam = cameraModel(camera);
+    expect(projectSplat(isotropicSplat([0, 5, 0], 0.05, 0.003, [1, 1, 1]), 0, cam)).toBeNull();
+    expect(projectSplat(isotropicSplat([0, 5, 0], 0.05, 0.005, [1, 1, 1]), 0, cam)).not.toBeNull();
   });
 
   it('maps world up (+z) to image up (smaller v) and world left to image left', () => {

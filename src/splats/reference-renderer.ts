@@ -5,17 +5,16 @@
  * Implements 3DGS α-blending (Kerbl et al. 2023, eq. 3): C = Σᵢ cᵢ αᵢ Πⱼ<ᵢ (1 − αⱼ) over splats
  * sorted front to back, with αᵢ = min(0.99, oᵢ exp(−½ dᵀ Σ'⁻¹ d)) and fragments with αᵢ < 1/255
  * skipped, as the reference CUDA rasteriser does. Composited back to front here with the
- * premultiplied "over" operator, which gives the same sum. Quads are squares of half-size
- * `radius` around the projected centre, exactly as the GPU pass draws them.
+ * premultiplied "over" operator, which gives the same sum. Every pixel whose centre gets α ≥ 1/255
+ * contributes (the ellipse of `projectSplat`'s extent; the CUDA rasteriser's 3-sigma tile
+ * bounds are an implementation limit, not part of the equations).
  */
 import { cameraModel, type PinholeCamera } from '../gpu/camera';
-import { depthSortKey, projectSplat, type ProjectedSplat } from './projection';
+import { ALPHA_MAX, ALPHA_MIN, depthSortKey, projectSplat, type ProjectedSplat } from './projection';
 import { evalSplatColor } from './spherical-harmonics';
 import type { SplatCloud } from './splat-cloud';
 
-/** Smallest α that contributes, and the clamp on α (`forward.cu: renderCUDA`). */
-export const ALPHA_MIN = 1 / 255;
-export const ALPHA_MAX = 0.99;
+export { ALPHA_MAX, ALPHA_MIN };
 
 /**
  * Renders `cloud` from `camera` into a linear RGBA float image (width×height×4, row-major, top row
@@ -49,16 +48,15 @@ export function renderSplatsReference(
     for (let k = 0; k < 3; k++) dir[k] /= n;
     evalSplatColor(cloud, i, dir, color);
     const [ca, cb, cc] = s.conic;
-    const x0 = Math.max(0, Math.floor(s.u - s.radius));
-    const x1 = Math.min(width - 1, Math.ceil(s.u + s.radius));
-    const y0 = Math.max(0, Math.floor(s.v - s.radius));
-    const y1 = Math.min(height - 1, Math.ceil(s.v + s.radius));
+    const [hx, hy] = s.halfExtent;
+    const x0 = Math.max(0, Math.floor(s.u - hx));
+    const x1 = Math.min(width - 1, Math.ceil(s.u + hx));
+    const y0 = Math.max(0, Math.floor(s.v - hy));
+    const y1 = Math.min(height - 1, Math.ceil(s.v + hy));
     for (let py = y0; py <= y1; py++) {
       const dy = py + 0.5 - s.v;
-      if (Math.abs(dy) > s.radius) continue;
       for (let px = x0; px <= x1; px++) {
         const dx = px + 0.5 - s.u;
-        if (Math.abs(dx) > s.radius) continue;
         if (depthLimit && s.depth >= depthLimit[py * width + px]) continue;
         const power = -0.5 * (ca * dx * dx + cc * dy * dy) - cb * dx * dy;
         if (power > 0) continue;

@@ -16,6 +16,7 @@ import { psnr, renderSplatsReference } from './reference-renderer';
 import { allocateSplatCloud, SH_C0, type SplatCloud } from './splat-cloud';
 import { SplatRenderer } from './splat-renderer';
 import { checkSplatMemory, SplatMemoryError, SplatSceneBuffers } from './splat-scene-buffers';
+import { PROJECTED_SPLAT_LAYOUT } from './gpu-layout';
 
 async function loadCapture(name: string): Promise<SplatCloud> {
   return loadSplatFile(name, await readSharedData(`splats/${name}`));
@@ -62,7 +63,7 @@ describe('SplatRenderer against the reference renderer (PSNR ≥ 35 dB)', () => 
 });
 
 describe('preprocess pass', () => {
-  it('writes the reference projection (centre, conic, radius) for every visible splat', async () => {
+  it('writes the reference projection (centre, eigenbasis) for every visible splat', async () => {
     const cloud = await loadCapture('fruit_drops_minimal.ply');
     const camera = captureCamera(cloud, 64, 48);
     const cam = cameraModel(camera);
@@ -89,21 +90,28 @@ describe('preprocess pass', () => {
       let prevKey = 0;
       for (let i = 0; i < cloud.count; i++) {
         const ref = projectSplat(cloud, i, cam);
-        const o = i * 12;
+        const o = i * (PROJECTED_SPLAT_LAYOUT.size / 4);
         // Sorted ascending keys = back to front.
         expect(keys[i]).toBeGreaterThanOrEqual(prevKey);
         prevKey = keys[i];
         if (!ref) {
-          expect(f[o + 3], `splat ${i} culled by the reference`).toBe(0);
+          expect(f[o + PROJECTED_SPLAT_LAYOUT.sigmaMinor / 4], `splat ${i} culled by the reference`).toBe(0);
           continue;
         }
         visible++;
-        // f32 vs f64: centres within 1e-3 px, conic within 1e-3 relative, radius exact or ±1 at a ceil boundary.
+        // f32 vs f64: centres within 1e-3 px; the eigenbasis (√λ₁ e₁ up to sign, √λ₂) within 1e-3 relative.
         expect(Math.abs(f[o] - ref.u), `splat ${i} u`).toBeLessThan(1e-3 * Math.max(1, Math.abs(ref.u)));
         expect(Math.abs(f[o + 1] - ref.v), `splat ${i} v`).toBeLessThan(1e-3 * Math.max(1, Math.abs(ref.v)));
-        expect(Math.abs(f[o + 3] - ref.radius), `splat ${i} radius`).toBeLessThanOrEqual(1);
-        expect(Math.abs(f[o + 4] - ref.conic[0]), `splat ${i} conic a`).toBeLessThan(1e-3 * Math.abs(ref.conic[0]) + 1e-6);
-        expect(Math.abs(f[o + 6] - ref.conic[2]), `splat ${i} conic c`).toBeLessThan(1e-3 * Math.abs(ref.conic[2]) + 1e-6);
+        const [mx, my] = [f[o + 2], f[o + 3]];
+        const sign = Math.sign(mx * ref.major[0] + my * ref.major[1]) || 1;
+        const tol = 1e-3 * ref.sigma[0] + 1e-4;
+        // Near-circular splats have no well-defined e₁: compare it only where λ₁ and λ₂ differ.
+        if (ref.sigma[0] > 1.01 * ref.sigma[1]) {
+          expect(Math.abs(sign * mx - ref.major[0] * ref.sigma[0]), `splat ${i} e1.x`).toBeLessThan(tol * 5);
+          expect(Math.abs(sign * my - ref.major[1] * ref.sigma[0]), `splat ${i} e1.y`).toBeLessThan(tol * 5);
+        }
+        expect(Math.abs(Math.hypot(mx, my) - ref.sigma[0]), `splat ${i} sigma major`).toBeLessThan(tol);
+        expect(Math.abs(f[o + 4] - ref.sigma[1]), `splat ${i} sigma minor`).toBeLessThan(1e-3 * ref.sigma[1] + 1e-4);
       }
       expect(visible).toBeGreaterThan(cloud.count / 2);
       // Culled splats carry the all-ones key and sort after every visible one.
@@ -113,8 +121,8 @@ describe('preprocess pass', () => {
       // The visible keys are the reference's quantised depths (± 1 level for f32 rounding).
       const refKeys = Array.from({ length: cloud.count }, (_, i) => projectSplat(cloud, i, cam)).filter((p) => p !== null).map((p) => depthSortKey(p!.depth, cam.near, cam.far)).sort((a, b) => a - b);
       refKeys.forEach((k, j) => expect(Math.abs(keys[j] - k), `sorted key ${j}`).toBeLessThanOrEqual(1));
-      expect(args[0]).toBe(4);
-      expect(args[1]).toBe(visible);
+      expect(args[0]).toBe(6 * visible); // two triangles per visible splat, one instance
+      expect(args[1]).toBe(1);
       read.destroy();
       target.destroy();
       renderer.destroy();

@@ -54,7 +54,7 @@ export class SplatRenderer {
       usage: GPUBufferUsage.INDIRECT | GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC,
       mappedAtCreation: true,
     });
-    new Uint32Array(this.drawArgs.getMappedRange()).set([4, 0, 0, 0]);
+    new Uint32Array(this.drawArgs.getMappedRange()).set([0, 1, 0, 0]);
     this.drawArgs.unmap();
   }
 
@@ -105,9 +105,9 @@ export class SplatRenderer {
       throw new Error('SplatRenderer.encode: no scene set (call setScene first)');
     }
     this.device.queue.writeBuffer(this.cameraBuffer, 0, packCameraUniform(camera, this.cameraScratch));
-    encoder.clearBuffer(this.drawArgs, 4, 4);
+    encoder.clearBuffer(this.drawArgs, 0, 4);
     this.preprocess.encode(encoder, this.preprocessBindGroup, scene.shDegree, scene.count, this.profiler?.span('splats.preprocess'));
-    this.sort.encode(encoder, this.sortKeys!, this.sortValues!, scene.count, DEPTH_KEY_BITS);
+    this.sort.encode(encoder, this.sortKeys!, this.sortValues!, scene.count, DEPTH_KEY_BITS, this.profiler?.span('splats.sort'));
     this.raster.encode(encoder, this.rasterBindGroup, this.drawArgs, target, this.profiler?.span('splats.raster'));
   }
 

@@ -1,0 +1,106 @@
+/**
+ * `npm run bench:peers`: Curbside's splat renderer beside PlayCanvas's WebGPU gsplat renderer
+ * (the pinned devDependency `playcanvas`) on the same captures, resolution and orbiting camera,
+ * alternating in one headless Chromium run. Prints and writes a table (median ms, ratio, PSNR of
+ * each against the f64 reference) to bench/RESULTS.md (section `peers`) and bench/out/peers.json,
+ * and side-by-side images (Curbside | PlayCanvas | reference) to bench/out/peers-<scene>.png.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { basename, resolve } from 'node:path';
+import { Command } from 'commander';
+import { PNG } from 'pngjs';
+import { CliError, runCli, withHarness } from '../src/cli/browser-harness';
+import { positiveInt } from '../src/cli/parse';
+import type { PeerBenchResult } from './peers.headless-api';
+import { machineLine, markdownTable, writeResultsSection } from './results-file';
+
+const SHARED = resolve(import.meta.dirname, '..', process.env.CURBSIDE_SHARED_DATA ?? '../shared/data');
+
+/** The default captures and the resolution each is timed at (the issue's measurements). */
+const DEFAULT_SCENES = [
+  { path: `${SHARED}/splats/fruit_drops_minimal.ply`, size: '128x96' },
+  { path: `${SHARED}/splats/guitar.compressed.ply`, size: '320x240' },
+  { path: `${SHARED}/splats/angel.compressed.ply`, size: '320x240' },
+];
+
+const program = new Command('bench:peers')
+  .description('Curbside vs PlayCanvas (WebGPU, GPU sort) on the same splat files, camera path and resolution.')
+  .option('--scene <file...>', 'splat files (default: the three captures in ../shared/data/splats)')
+  .option('--size <WxH>', 'resolution for every --scene file (defaults: 128x96 fruit drops, 320x240 others)')
+  .option('--frames <n>', 'timed frames per block', positiveInt(1000), 10)
+  .option('--warmup <n>', 'untimed frames before each block', positiveInt(1000), 5)
+  .option('--rounds <n>', 'blocks per renderer, alternated', positiveInt(100), 2)
+  .option('--orbit <deg>', 'camera turn about the target per frame, degrees', Number, 0.5)
+  .option('--fov-y <deg>', 'vertical field of view, degrees', Number, 50)
+  .option('--reference-max <n>', 'largest capture rendered by the f64 reference for PSNR', positiveInt(1e9), 200_000)
+  .option('--gpu', "use the machine's GPU instead of SwiftShader")
+  .option('--headed', 'show the browser window')
+  .option('--no-write', 'print only; leave bench/RESULTS.md unchanged');
+
+const parseSize = (v: string): [number, number] => {
+  const [w, h] = v.split('x').map(Number);
+  if (!(Number.isInteger(w) && Number.isInteger(h) && w > 0 && h > 0)) throw new CliError(`--size: expected WxH, got '${v}'`);
+  return [w, h];
+};
+
+runCli(async () => {
+  program.parse();
+  const o = program.opts<{ scene?: string[]; size?: string; frames: number; warmup: number; rounds: number; orbit: number; fovY: number; referenceMax: number; gpu?: boolean; headed?: boolean; write: boolean }>();
+  const scenes = o.scene ? o.scene.map((path) => ({ path, size: o.size ?? '320x240' })) : DEFAULT_SCENES.map((s) => ({ ...s, size: o.size ?? s.size }));
+  console.log(`bench:peers: ${scenes.length} captures × ${o.rounds} rounds × (${o.warmup} warm-up + ${o.frames} timed) frames per renderer, orbit ${o.orbit}°/frame`);
+  const rows: PeerBenchResult['rows'] = [];
+  let adapter = '';
+  let software = false;
+  let pcVersion = '';
+  // One harness (browser) per capture: a crash or device loss on one capture names it and stops.
+  for (const s of scenes) {
+    const [width, height] = parseSize(s.size);
+    const started = performance.now();
+    const result = await withHarness({ headed: o.headed, hardwareGpu: o.gpu }, async (h) => {
+      const file = await h.serveFile(s.path);
+      return h.call<PeerBenchResult>('runPeerBenchmark', {
+        files: [file], width, height, fovYDeg: o.fovY, orbitDeg: o.orbit, warmup: o.warmup, frames: o.frames, rounds: o.rounds, referenceMaxSplats: o.referenceMax,
+      });
+    });
+    ({ adapter, software, playcanvasVersion: pcVersion } = result);
+    const r = result.rows[0];
+    rows.push(r);
+    const passes = Object.entries(r.curbsidePasses).map(([k, v]) => `${k} ${v.toFixed(1)}`).join(', ');
+    console.log(`  ${r.scene}: Curbside ${r.curbsideMedianMs.toFixed(1)} ms (${passes || 'no pass times'}), PlayCanvas ${r.playcanvasMedianMs.toFixed(1)} ms (${((performance.now() - started) / 1000).toFixed(0)} s)`);
+  }
+  const fmt = (v: number) => v.toFixed(1);
+  const db = (v: number | null) => (v === null ? '–' : Number.isFinite(v) ? v.toFixed(1) : '∞');
+  const table = markdownTable(
+    ['capture', 'splats', 'resolution', `PlayCanvas ${pcVersion} ms (per block)`, 'Curbside ms (per block)', 'Curbside / PlayCanvas', 'PSNR Curbside dB', 'PSNR PlayCanvas dB'],
+    rows.map((r) => [
+      `\`${r.scene}\``, r.splats.toLocaleString('en'), `${r.width}×${r.height}`,
+      `${fmt(r.playcanvasMedianMs)} (${r.playcanvasMs.map(fmt).join(' / ')})`, `${fmt(r.curbsideMedianMs)} (${r.curbsideMs.map(fmt).join(' / ')})`,
+      `${(r.curbsideMedianMs / r.playcanvasMedianMs).toFixed(2)}×`, db(r.curbsidePsnr), db(r.playcanvasPsnr),
+    ]),
+  );
+  const header = machineLine(adapter, software);
+  console.log(`\n${header}\n\n${table}`);
+  const outDir = new URL('./out/', import.meta.url);
+  mkdirSync(outDir, { recursive: true });
+  for (const r of rows) {
+    const panels = [r.images.curbside, r.images.playcanvas, r.images.reference].filter(Boolean).map((b) => Buffer.from(b, 'base64'));
+    const png = new PNG({ width: r.width * panels.length, height: r.height });
+    panels.forEach((p, k) => {
+      for (let y = 0; y < r.height; y++) p.copy(png.data, (y * png.width + k * r.width) * 4, y * r.width * 4, (y + 1) * r.width * 4);
+    });
+    writeFileSync(new URL(`peers-${basename(r.scene).replace(/[^\w.-]/g, '_')}.png`, outDir), PNG.sync.write(png));
+  }
+  writeFileSync(new URL('peers.json', outDir), JSON.stringify({ date: new Date().toISOString(), header, playcanvasVersion: pcVersion, rows: rows.map(({ images: _, ...rest }) => rest) }, null, 2));
+  if (o.write) {
+    writeResultsSection(
+      'peers',
+      `## Splat renderer vs PlayCanvas (\`npm run bench:peers\`), ${new Date().toISOString().slice(0, 10)}\n\n${header}\n\n` +
+        `Same headless Chromium, same file, resolution and camera path (default framing, orbiting the target by ${o.orbit}° per frame), ` +
+        `PlayCanvas ${pcVersion} WebGPU (${rows[0]?.playcanvasRenderer ?? '?'}, unified gsplat) and Curbside's \`SplatRenderer\` alternated in ${o.rounds} blocks each ` +
+        `of ${o.warmup} warm-up + ${o.frames} timed frames; frame ms = start of the frame's CPU work → \`onSubmittedWorkDone\`, median over all timed frames ` +
+        `(per-block medians in brackets). PSNR over RGB of the first frame against the f64 reference renderer (the 3DGS equations). ` +
+        `Images (Curbside | PlayCanvas | reference): \`bench/out/peers-<capture>.png\`.\n\n${table}`,
+    );
+    console.log('wrote bench/RESULTS.md, bench/out/peers.json and bench/out/peers-*.png');
+  }
+});
