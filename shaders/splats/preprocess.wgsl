@@ -7,19 +7,22 @@
 //  4. eigenbasis of Σ' (λ₂ = det / λ₁), opacity-aware extent k = √(2 ln(o / α_min)) standard
 //     deviations (α < 1/255 beyond it), off-screen cull with the ellipse's axis-aligned box;
 //  5. colour from spherical harmonics up to SH_DEGREE along the eye→splat direction;
-//  6. sort key = depth quantised linearly over [near, far] to DEPTH_KEY_BITS bits and reversed (far
-//     first once sorted ascending; culled = all ones, after every visible key), value = index,
-//     and the visible count appended to the indirect draw arguments.
+//  6. sort key = the f32 bits of the camera depth (monotonic for positive floats; culled = all
+//     ones), value = index; the visible depth range is reduced with atomicMax on (~bits(min),
+//     bits(max)), and the visible count is appended to the indirect draw arguments.
+// Entry point quantizeKeys (a second dispatch, once the range is complete) replaces each depth by
+// its key: depth quantised linearly over the visible [min, max] to frame.keyBits bits and reversed
+// (far first once sorted ascending; culled = 2^keyBits − 1, after every visible key).
 //
 // Bindings (group 0): 0 camera, 1 frame, 2 splats, 3 SH rest (packed f16 pairs), 4 projected,
-// 5 sort keys, 6 sort values, 7 indirect draw args [vertexCount, instanceCount, firstVertex, firstInstance].
+// 5 sort keys, 6 sort values, 7 indirect draw args [vertexCount, instanceCount, firstVertex,
+// firstInstance], 8 depth range [~bits(min depth), bits(max depth)] (cleared to 0 per frame).
 
 override WORKGROUP_SIZE: u32 = 256u;
 override SH_DEGREE: u32 = 0u;
 override SH_REST_STRIDE: u32 = 1u;   // u32 words of packed f16 SH per splat
 override FRUSTUM_CLAMP: f32 = 1.3;
 override COV2D_DILATION: f32 = 0.3;
-override DEPTH_KEY_BITS: u32 = 16u;   // 8..24; the sort runs ceil(bits / 8) passes
 override ALPHA_MIN: f32 = 0.00392156862745098;   // smallest α that contributes (1/255)
 
 @group(0) @binding(0) var<uniform> camera: Camera;
@@ -30,6 +33,9 @@ override ALPHA_MIN: f32 = 0.00392156862745098;   // smallest α that contributes
 @group(0) @binding(5) var<storage, read_write> sortKeys: array<u32>;
 @group(0) @binding(6) var<storage, read_write> sortValues: array<u32>;
 @group(0) @binding(7) var<storage, read_write> drawArgs: array<atomic<u32>, 4>;
+@group(0) @binding(8) var<storage, read_write> depthRange: array<atomic<u32>, 2>;
+
+const CULLED = 0xffffffffu;
 
 const SH_C0: f32 = 0.28209479177387814;
 const SH_C1: f32 = 0.4886025119029199;
@@ -84,7 +90,7 @@ fn quatToMat(q: vec4f) -> mat3x3f {
 
 fn cull(i: u32) {
   projected[i].sigmaMinor = 0.0;
-  sortKeys[i] = (1u << DEPTH_KEY_BITS) - 1u;
+  sortKeys[i] = CULLED;
   sortValues[i] = i;
 }
 
@@ -139,9 +145,24 @@ fn preprocess(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups
   // 6. Outputs.
   projected[i] = ProjectedSplat(center, e1 * sqrt(lambda1), sqrt(lambda2), cameraDepthToNdc(camera, t.z),
                                 pack2x16float(color.rg), pack2x16float(vec2f(color.b, s.opacity)));
-  let maxKey = (1u << DEPTH_KEY_BITS) - 2u;
-  let u = clamp((t.z - camera.near) / (camera.far - camera.near), 0.0, 1.0);
-  sortKeys[i] = maxKey - u32(round(u * f32(maxKey)));
+  let depthBits = bitcast<u32>(t.z);
+  sortKeys[i] = depthBits;
   sortValues[i] = i;
+  atomicMax(&depthRange[0], ~depthBits);
+  atomicMax(&depthRange[1], depthBits);
   atomicAdd(&drawArgs[0], 6u);
+}
+
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn quantizeKeys(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let i = gid.x + gid.y * nwg.x * WORKGROUP_SIZE;
+  if (i >= frame.splatCount) { return; }
+  let bits = sortKeys[i];
+  let culledKey = (1u << frame.keyBits) - 1u;
+  if (bits == CULLED) { sortKeys[i] = culledKey; return; }
+  let minDepth = bitcast<f32>(~atomicLoad(&depthRange[0]));
+  let maxDepth = bitcast<f32>(atomicLoad(&depthRange[1]));
+  let maxKey = culledKey - 1u;
+  let u = clamp((bitcast<f32>(bits) - minDepth) / max(maxDepth - minDepth, 1e-30), 0.0, 1.0);
+  sortKeys[i] = maxKey - u32(round(u * f32(maxKey)));
 }

@@ -28,7 +28,7 @@ struct ProjectedSplat {
 // Per-frame values of the splat passes other than the camera.
 struct SplatFrame {
   splatCount: u32,
-  pad0: u32,
+  keyBits: u32,      // depth key width (projection.ts: depthKeyBits)
   pad1: u32,
   pad2: u32,
 }

@@ -65,6 +65,12 @@ runCli(async () => {
   await mkdir(dirname(o.out), { recursive: true });
   await writeFile(o.out, PNG.sync.write(png));
   const c = result.camera;
+  if (result.coveredPixels === 0) {
+    console.warn(
+      `warning: ${o.out} is empty: no splat of ${scene} is in view of eye ${c.eye.join(',')} looking at ${c.target.join(',')} ` +
+        `(up ${c.up.join(',')}); check --eye, --target and --up`,
+    );
+  }
   console.log(
     `${o.out}: ${result.width}×${result.height}, ${result.splatCount.toLocaleString('en')} splats, ` +
       `eye ${c.eye.map((v) => v.toFixed(3)).join(',')} target ${c.target.map((v) => v.toFixed(3)).join(',')}, ` +

@@ -7,15 +7,16 @@
  * | splats       | 64 B             | `Splat`: position f32×3, opacity, rotation (w,x,y,z), scale f32×3, pad, shDc f32×3, pad |
  * | shRest       | SH_REST_STRIDE×4 | K×3 binary16 values (coefficient-major, channel-minor) packed two per u32, zero-padded |
  * | projected    | 32 B             | `ProjectedSplat`: centre px, √λ₁e₁ px, √λ₂ px, NDC depth, colour rg, (b, opacity) as f16 pairs |
- * | sort keys    | 4 B              | ~bits(depth) or 0xffffffff when culled                          |
+ * | sort keys    | 4 B              | f32 bits of the camera depth (0xffffffff culled), then the quantised reversed depth key |
  * | sort values  | 4 B              | splat index                                                     |
+ * | depth range  | 8 B              | ~bits(min depth), bits(max depth) of the visible splats (atomicMax; cleared to 0 each frame) |
  */
 import { toHalfBits } from '../gpu/half-float';
 import { shRestCount, type SplatCloud } from './splat-cloud';
 
 export const SPLAT_LAYOUT = { size: 64, position: 0, opacity: 12, rotation: 16, scale: 32, shDc: 48 } as const;
 export const PROJECTED_SPLAT_LAYOUT = { size: 32, centerPx: 0, axisMajor: 8, sigmaMinor: 16, depthNdc: 20, colorRG: 24, colorBO: 28 } as const;
-export const SPLAT_FRAME_LAYOUT = { size: 16, splatCount: 0 } as const;
+export const SPLAT_FRAME_LAYOUT = { size: 16, splatCount: 0, keyBits: 4 } as const;
 
 /** u32 words of packed binary16 SH per splat for a degree (at least 1 so the binding is never empty). */
 export function shRestStride(degree: number): number {

@@ -28,6 +28,8 @@ export interface RenderResult {
   rgbaBase64: string;
   adapter: string;
   splatCount: number;
+  /** Pixels any splat covers (alpha > 0); 0 means nothing was in view. */
+  coveredPixels: number;
   camera: PinholeCamera;
 }
 
@@ -41,14 +43,19 @@ export async function renderSplats(req: RenderRequest): Promise<RenderResult> {
     up: req.up ?? framed.up,
   };
   if (req.eye || req.target) {
-    // An explicit view: keep near/far generous around the given eye.
-    const d = Math.hypot(...camera.target.map((t, k) => t - camera.eye[k]));
-    camera.near = Math.max(1e-3, d * 1e-3);
-    camera.far = Math.max(framed.far, d * 50);
+    // An explicit view: the target gives a direction, not a depth range. Far reaches past every
+    // splat (full bounds, not the robust ones); depth keys span the visible splats whatever near
+    // and far are, so a wide range costs no sort precision.
+    const all = splatBounds(cloud, 0, 1);
+    const reach = Math.hypot(...all.center.map((c, k) => c - camera.eye[k])) + all.radius;
+    camera.far = Math.max(1, reach * 1.01);
+    camera.near = Math.min(0.01, Math.max(1e-4, camera.far * 1e-6));
   }
   const acquired = await acquireDevice({ optionalFeatures: ['timestamp-query'] });
   const pixels = await raceDeviceLoss(acquired, renderSplatsOffscreen(acquired.device, cloud, camera, req.fileName));
   acquired.device.destroy();
-  return { width: req.width, height: req.height, rgbaBase64: toBase64(toRgba8(pixels)), adapter: describeAdapter(acquired), splatCount: cloud.count, camera };
+  let coveredPixels = 0;
+  for (let i = 3; i < pixels.length; i += 4) if (pixels[i] > 0) coveredPixels++;
+  return { width: req.width, height: req.height, rgbaBase64: toBase64(toRgba8(pixels)), adapter: describeAdapter(acquired), splatCount: cloud.count, coveredPixels, camera };
 }
 

@@ -1,6 +1,7 @@
 /**
  * The splat preprocess compute pass (`shaders/splats/preprocess.wgsl`): culling, EWA projection to
- * a conic, SH colour, and the depth keys for the sort. One pipeline per SH degree (an `override`).
+ * an eigenbasis, SH colour, and the depth keys for the sort (quantised over the visible depth
+ * range by a second entry point). One projection pipeline per SH degree (an `override`).
  * Reference: projection.ts and spherical-harmonics.ts.
  */
 import cameraWgsl from '../../shaders/common/camera.wgsl?raw';
@@ -9,7 +10,7 @@ import preprocessWgsl from '../../shaders/splats/preprocess.wgsl?raw';
 import { dispatchSize1d } from '../gpu/dispatch';
 import { createShaderModule } from '../gpu/shader-loader';
 import { shRestStride } from './gpu-layout';
-import { ALPHA_MIN, COV2D_DILATION, DEPTH_KEY_BITS, FRUSTUM_CLAMP } from './projection';
+import { ALPHA_MIN, COV2D_DILATION, FRUSTUM_CLAMP } from './projection';
 
 export const PREPROCESS_WORKGROUP_SIZE = 256;
 
@@ -23,6 +24,7 @@ export interface PreprocessBindings {
   sortKeys: GPUBuffer;
   sortValues: GPUBuffer;
   drawArgs: GPUBuffer;
+  depthRange: GPUBuffer;
 }
 
 export class SplatPreprocessPass {
@@ -34,6 +36,7 @@ export class SplatPreprocessPass {
   ) {}
 
   private readonly pipelines = new Map<number, GPUComputePipeline>();
+  private quantizePipeline: GPUComputePipeline | null = null;
 
   static async create(device: GPUDevice): Promise<SplatPreprocessPass> {
     const module = await createShaderModule(device, 'splats/preprocess.wgsl', preprocessWgsl, [cameraWgsl, splatTypesWgsl]);
@@ -53,6 +56,7 @@ export class SplatPreprocessPass {
         entry(5, 'storage'),
         entry(6, 'storage'),
         entry(7, 'storage'),
+        entry(8, 'storage'),
       ],
     });
     const pipelineLayout = device.createPipelineLayout({ label: 'SplatPreprocessPass.pipelineLayout', bindGroupLayouts: [layout] });
@@ -75,7 +79,6 @@ export class SplatPreprocessPass {
             SH_REST_STRIDE: shRestStride(shDegree),
             FRUSTUM_CLAMP,
             COV2D_DILATION,
-            DEPTH_KEY_BITS,
             ALPHA_MIN,
           },
         },
@@ -85,8 +88,18 @@ export class SplatPreprocessPass {
     return p;
   }
 
+  /** The key-quantisation pipeline (entry point `quantizeKeys`; independent of the SH degree). */
+  private quantize(): GPUComputePipeline {
+    this.quantizePipeline ??= this.device.createComputePipeline({
+      label: 'SplatPreprocessPass.quantizeKeys',
+      layout: this.pipelineLayout,
+      compute: { module: this.module, entryPoint: 'quantizeKeys', constants: { WORKGROUP_SIZE: PREPROCESS_WORKGROUP_SIZE } },
+    });
+    return this.quantizePipeline;
+  }
+
   bindGroup(b: PreprocessBindings): GPUBindGroup {
-    const buffers = [b.camera, b.frame, b.splats, b.shRest, b.projected, b.sortKeys, b.sortValues, b.drawArgs];
+    const buffers = [b.camera, b.frame, b.splats, b.shRest, b.projected, b.sortKeys, b.sortValues, b.drawArgs, b.depthRange];
     return this.device.createBindGroup({
       label: 'SplatPreprocessPass.bindGroup',
       layout: this.layout,
@@ -94,12 +107,18 @@ export class SplatPreprocessPass {
     });
   }
 
-  /** Records the dispatch over `count` splats. */
+  /**
+   * Records the projection dispatch over `count` splats, then the key quantisation (a second
+   * dispatch: it needs the depth range of every visible splat). The caller clears the depth range
+   * and the draw count before.
+   */
   encode(encoder: GPUCommandEncoder, bindGroup: GPUBindGroup, shDegree: number, count: number, timestampWrites?: GPUComputePassTimestampWrites): void {
     const pass = encoder.beginComputePass({ label: 'SplatPreprocessPass', timestampWrites });
-    pass.setPipeline(this.pipeline(shDegree));
-    pass.setBindGroup(0, bindGroup);
     const [x, y] = dispatchSize1d(count, PREPROCESS_WORKGROUP_SIZE, this.device.limits.maxComputeWorkgroupsPerDimension);
+    pass.setBindGroup(0, bindGroup);
+    pass.setPipeline(this.pipeline(shDegree));
+    pass.dispatchWorkgroups(x, y);
+    pass.setPipeline(this.quantize());
     pass.dispatchWorkgroups(x, y);
     pass.end();
   }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { cameraModel, type PinholeCamera } from '../gpu/camera';
-import { projectSplat, COV2D_DILATION } from './projection';
+import { COV2D_DILATION, depthKeyBits, depthSortKey, projectSplat } from './projection';
 import { psnr, renderSplatsReference } from './reference-renderer';
 import { evalSplatColor } from './spherical-harmonics';
 import { allocateSplatCloud, SH_C0 } from './splat-cloud';
@@ -148,5 +148,21 @@ describe('psnr', () => {
     // f32 pixel values: 0.6 − 0.5 ≠ 0.1 exactly, so 4 decimals.
     expect(psnr(a, b)).toBeCloseTo(10 * Math.log10(6 / 0.01), 4);
     expect(psnr(a, a)).toBe(Infinity);
+  });
+});
+
+describe('depth sort keys', () => {
+  it('widen with the splat count in whole 4-bit digits, 12 to 20 bits', () => {
+    expect([100, 4721, 90_854, 1_000_000, 2_500_000, 5_000_000, 1e9].map(depthKeyBits)).toEqual([12, 12, 12, 16, 20, 20, 20]);
+  });
+
+  it('quantise over the visible depth range, reversed: the farthest splat gets 0, the nearest the largest visible key', () => {
+    const bits = 12;
+    expect(depthSortKey(500.02, 500, 500.02, bits)).toBe(0);
+    expect(depthSortKey(500, 500, 500.02, bits)).toBe(2 ** bits - 2);
+    // 1 cm apart at 500 m still get different keys (the range is 2 cm, not near..far).
+    expect(depthSortKey(500.01, 500, 500.02, bits)).not.toBe(depthSortKey(500, 500, 500.02, bits));
+    // One visible depth: no division by zero, every key the same.
+    expect(depthSortKey(7, 7, 7, bits)).toBe(2 ** bits - 2);
   });
 });

@@ -10,7 +10,7 @@
  * bounds are an implementation limit, not part of the equations).
  */
 import { cameraModel, type PinholeCamera } from '../gpu/camera';
-import { ALPHA_MAX, ALPHA_MIN, depthSortKey, projectSplat, type ProjectedSplat } from './projection';
+import { ALPHA_MAX, ALPHA_MIN, projectSplat, type ProjectedSplat } from './projection';
 import { evalSplatColor } from './spherical-harmonics';
 import type { SplatCloud } from './splat-cloud';
 
@@ -35,9 +35,9 @@ export function renderSplatsReference(
     const p = projectSplat(cloud, i, cam);
     if (p) projected.push({ ...p, index: i });
   }
-  // Back to front by the GPU's quantised depth key; ties keep file order (the radix sort is stable).
-  const key = (d: number) => depthSortKey(d, cam.near, cam.far);
-  projected.sort((a, b) => key(a.depth) - key(b.depth) || a.index - b.index);
+  // Back to front by exact (f64) camera depth; ties keep file order. The GPU sorts quantised
+  // depth, so any order error it makes shows up in the PSNR against this image.
+  projected.sort((a, b) => b.depth - a.depth || a.index - b.index);
   const img = new Float64Array(width * height * 4);
   const color = new Float64Array(3);
   const dir = new Float64Array(3);

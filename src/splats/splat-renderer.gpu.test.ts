@@ -11,7 +11,7 @@ import { readSharedData, withDevice } from '../../test/gpu-fixture';
 import { loadSplatFile, splatBounds } from './formats';
 import { frameSplatBounds } from './framing';
 import { OffscreenTarget, OFFSCREEN_COLOR_FORMAT, OFFSCREEN_DEPTH_FORMAT, renderSplatsOffscreen } from './offscreen';
-import { DEPTH_KEY_BITS, depthSortKey, projectSplat } from './projection';
+import { depthKeyBits, depthSortKey, projectSplat } from './projection';
 import { psnr, renderSplatsReference } from './reference-renderer';
 import { allocateSplatCloud, SH_C0, type SplatCloud } from './splat-cloud';
 import { SplatRenderer } from './splat-renderer';
@@ -115,11 +115,15 @@ describe('preprocess pass', () => {
       }
       expect(visible).toBeGreaterThan(cloud.count / 2);
       // Culled splats carry the all-ones key and sort after every visible one.
-      const culledKey = 2 ** DEPTH_KEY_BITS - 1;
+      const bits = depthKeyBits(cloud.count);
+      const culledKey = 2 ** bits - 1;
       expect(keys.slice(0, visible).every((k) => k < culledKey)).toBe(true);
       expect(keys.slice(visible).every((k) => k === culledKey)).toBe(true);
       // The visible keys are the reference's quantised depths (± 1 level for f32 rounding).
-      const refKeys = Array.from({ length: cloud.count }, (_, i) => projectSplat(cloud, i, cam)).filter((p) => p !== null).map((p) => depthSortKey(p!.depth, cam.near, cam.far)).sort((a, b) => a - b);
+      // Quantised over the visible splats' depth range, not the camera's near/far.
+      const depths = Array.from({ length: cloud.count }, (_, i) => projectSplat(cloud, i, cam)).filter((p) => p !== null).map((p) => p!.depth);
+      const [lo, hi] = [Math.min(...depths), Math.max(...depths)];
+      const refKeys = depths.map((d) => depthSortKey(d, lo, hi, bits)).sort((a, b) => a - b);
       refKeys.forEach((k, j) => expect(Math.abs(keys[j] - k), `sorted key ${j}`).toBeLessThanOrEqual(1));
       expect(args[0]).toBe(6 * visible); // two triangles per visible splat, one instance
       expect(args[1]).toBe(1);
@@ -143,6 +147,24 @@ function splatsAt(points: { pos: [number, number, number]; rgb: [number, number,
   });
   return c;
 }
+
+describe('depth order far from the camera', () => {
+  it('draws overlapping splats 500 m away in true depth order (keys span the visible depth, not near/far)', async () => {
+    // Two opaque splats 2 cm apart in depth, 500 m ahead, the far one (blue) listed last. With keys
+    // quantised over [near, far] = [0.1, 2000] m at 12 bits (49 cm per level) they tie and file
+    // order would draw blue over red; over the visible range [500, 500.02] they cannot tie.
+    const camera: PinholeCamera = { eye: [0, 0, 0], target: [0, 1, 0], up: [0, 0, 1], fovYDeg: 1, width: 32, height: 24, near: 0.1, far: 2000 };
+    const cloud = splatsAt([
+      { pos: [0, 500, 0], rgb: [1, 0, 0] },
+      { pos: [0, 500.02, 0], rgb: [0, 0, 1] },
+    ], 1);
+    const gpu = await withDevice((device) => renderSplatsOffscreen(device, cloud, camera));
+    const o = (12 * 32 + 16) * 4;
+    expect(gpu[o], 'red (front) dominates the centre pixel').toBeGreaterThan(0.9);
+    expect(gpu[o + 2], 'blue (behind) is hidden').toBeLessThan(0.1);
+    expect(psnr(gpu, renderSplatsReference(cloud, camera))).toBeGreaterThanOrEqual(35);
+  });
+});
 
 describe('compositing against opaque depth', () => {
   it('hides splats behind an opaque quad and keeps splats in front of it', async () => {

@@ -1,17 +1,19 @@
 /**
- * Gaussian-splat renderer: preprocess (compute) → radix sort by depth (compute) → raster (render).
+ * Gaussian-splat renderer: preprocess (compute: projection, then key quantisation) → radix sort by
+ * depth (compute) → raster (render).
  *
- * Owns the per-scene working buffers (projected splats, sort keys and values, indirect draw args),
- * grown by capacity when a larger scene is set. `encode` only records; the caller submits. The
- * visible count never comes back to the CPU: the preprocess pass appends it to the indirect draw
- * arguments. Culled splats get the largest key and sort to the end, past the drawn instances.
- * Keys are DEPTH_KEY_BITS wide (quantised depth), so the sort runs ceil(bits / 8) passes.
+ * Owns the per-scene working buffers (projected splats, sort keys and values, indirect draw args,
+ * the visible depth range), grown by capacity when a larger scene is set. `encode` only records;
+ * the caller submits. The visible count never comes back to the CPU: the preprocess pass appends
+ * it to the indirect draw arguments (6 vertices per splat, one draw). Keys are `depthKeyBits(count)`
+ * wide (12–20 bits, 3–5 radix passes), quantised over the depth range of the splats visible in that
+ * frame; culled splats get the largest key and sort to the end, past the drawn ones.
  */
 import { CAMERA_LAYOUT, packCameraUniform, type CameraModel } from '../gpu/camera';
 import type { GpuProfiler } from '../gpu/profiler';
 import { RadixSort } from '../gpu/radix-sort';
 import { PROJECTED_SPLAT_LAYOUT, SPLAT_FRAME_LAYOUT } from './gpu-layout';
-import { DEPTH_KEY_BITS } from './projection';
+import { depthKeyBits } from './projection';
 import { SplatPreprocessPass } from './preprocess-pass';
 import { SplatRasterPass, type SplatRenderTarget } from './raster-pass';
 import type { SplatSceneBuffers } from './splat-scene-buffers';
@@ -29,6 +31,7 @@ export class SplatRenderer {
   private readonly cameraBuffer: GPUBuffer;
   private readonly frameBuffer: GPUBuffer;
   private readonly drawArgs: GPUBuffer;
+  private readonly depthRange: GPUBuffer;
   private readonly cameraScratch: Float32Array<ArrayBuffer> = new Float32Array(CAMERA_LAYOUT.size / 4);
   private readonly frameScratch = new Uint32Array(SPLAT_FRAME_LAYOUT.size / 4);
   private capacity = 0;
@@ -56,6 +59,7 @@ export class SplatRenderer {
     });
     new Uint32Array(this.drawArgs.getMappedRange()).set([0, 1, 0, 0]);
     this.drawArgs.unmap();
+    this.depthRange = device.createBuffer({ label: 'SplatRenderer.depthRange', size: 8, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC });
   }
 
   static async create(device: GPUDevice, options: SplatRendererOptions): Promise<SplatRenderer> {
@@ -79,7 +83,8 @@ export class SplatRenderer {
       this.capacity = n;
     }
     this.scene = scene;
-    this.frameScratch[0] = scene.count;
+    this.frameScratch[SPLAT_FRAME_LAYOUT.splatCount / 4] = scene.count;
+    this.frameScratch[SPLAT_FRAME_LAYOUT.keyBits / 4] = depthKeyBits(scene.count);
     this.device.queue.writeBuffer(this.frameBuffer, 0, this.frameScratch);
     this.preprocessBindGroup = this.preprocess.bindGroup({
       camera: this.cameraBuffer,
@@ -90,6 +95,7 @@ export class SplatRenderer {
       sortKeys: this.sortKeys!,
       sortValues: this.sortValues!,
       drawArgs: this.drawArgs,
+      depthRange: this.depthRange,
     });
     this.rasterBindGroup = this.raster.bindGroup(this.cameraBuffer, this.projected!, this.sortValues!);
   }
@@ -106,14 +112,15 @@ export class SplatRenderer {
     }
     this.device.queue.writeBuffer(this.cameraBuffer, 0, packCameraUniform(camera, this.cameraScratch));
     encoder.clearBuffer(this.drawArgs, 0, 4);
+    encoder.clearBuffer(this.depthRange);
     this.preprocess.encode(encoder, this.preprocessBindGroup, scene.shDegree, scene.count, this.profiler?.span('splats.preprocess'));
-    this.sort.encode(encoder, this.sortKeys!, this.sortValues!, scene.count, DEPTH_KEY_BITS, this.profiler?.span('splats.sort'));
+    this.sort.encode(encoder, this.sortKeys!, this.sortValues!, scene.count, depthKeyBits(scene.count), this.profiler?.span('splats.sort'));
     this.raster.encode(encoder, this.rasterBindGroup, this.drawArgs, target, this.profiler?.span('splats.raster'));
   }
 
-  /** The buffers written by the last frame, for tests: projected splats, sorted keys and values, draw args. */
+  /** The buffers written by the last frame, for tests: projected splats, sorted keys and values, draw args, depth range. */
   get debugBuffers() {
-    return { projected: this.projected, sortKeys: this.sortKeys, sortValues: this.sortValues, drawArgs: this.drawArgs };
+    return { projected: this.projected, sortKeys: this.sortKeys, sortValues: this.sortValues, drawArgs: this.drawArgs, depthRange: this.depthRange };
   }
 
   private destroyWorkingBuffers(): void {
@@ -131,5 +138,6 @@ export class SplatRenderer {
     this.cameraBuffer.destroy();
     this.frameBuffer.destroy();
     this.drawArgs.destroy();
+    this.depthRange.destroy();
   }
 }
