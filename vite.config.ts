@@ -46,6 +46,10 @@ export default defineConfig({
                 const bytes = await readFile(resolve(SHARED_DATA, relPath));
                 return bytes.toString('base64');
               },
+              /** The URL under which the test page can fetch `../shared/data/<relPath>` (Vite's /@fs/). */
+              async sharedDataUrl(_ctx, relPath: string) {
+                return `/@fs${resolve(SHARED_DATA, relPath)}`;
+              },
             },
           },
         },

@@ -9,6 +9,7 @@ import { acquireDevice, type AcquiredDevice } from '../src/gpu/device';
 declare module 'vitest/browser' {
   interface BrowserCommands {
     readSharedData(relPath: string): Promise<string>;
+    sharedDataUrl(relPath: string): Promise<string>;
   }
 }
 

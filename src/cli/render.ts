@@ -5,18 +5,20 @@
  * scanned-scene file; with `--map`, the world's top-down map instead. Bad input exits 1 with a
  * one-line error.
  */
+import { statSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { Command } from 'commander';
 import { PNG } from 'pngjs';
 import { CliError, runCli, withHarness } from './browser-harness';
+import { findSogParts } from './sog-parts';
 import { numberBetween, parseVec3, positiveInt } from './parse';
 import type { RenderResult } from '../splats/headless-api';
 import { renderWorldCli, type WorldCliOptions } from '../world/bake/render-cli';
 
 const program = new Command('render')
-  .description('Render one frame of a Gaussian-splat file (.ply, compressed .ply, .splat, .spz) to a PNG.')
-  .option('--scene <file>', 'splat file to render')
+  .description('Render one frame of a Gaussian-splat capture (.ply, compressed .ply, .splat, .spz, SOG .sog / meta.json / folder of SOG tiles) to a PNG.')
+  .option('--scene <file|folder>', 'splat file, SOG meta.json, or a folder of SOG datasets (rendered as one scene)')
   .option('--world <seed|scene.json>', 'render a procedural world (integer seed) or a scanned-scene file instead of --scene')
   .option('--map', 'with --world: render the top-down map instead of a view')
   .option('--pedestrians <n>', 'with --world SEED: draw N walking pedestrians on the sidewalks in view', positiveInt(1000))
@@ -47,9 +49,14 @@ runCli(async () => {
   const started = performance.now();
   const result = await withHarness({ headed: o.headed, hardwareGpu: o.gpu }, async (h) => {
     const file = await h.serveFile(scene);
+    const isDir = statSync(scene).isDirectory();
+    const sogParts = isDir ? findSogParts(scene) : undefined;
+    if (sogParts?.length === 0) throw new CliError(`${scene}: a folder, but it holds no SOG meta.json (in it or in its sub-folders)`);
+    if (sogParts) console.log(`${scene}: ${sogParts.length} SOG dataset(s)`);
     return h.call<RenderResult>('renderSplats', {
       fileUrl: file.url,
       fileName: file.name,
+      sogParts,
       width: o.width,
       height: o.height,
       fovYDeg: o.fovY ?? 50,

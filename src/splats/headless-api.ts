@@ -4,16 +4,19 @@
  */
 import { acquireDevice, describeAdapter, raceDeviceLoss } from '../gpu/device';
 import { toRgba8 } from '../gpu/readback';
-import { loadSplatFile, splatBounds } from './formats';
+import { splatBounds } from './formats';
+import { loadSplatSource } from './load-source';
 import { frameSplatBounds } from './framing';
 import { renderSplatsOffscreen } from './offscreen';
 import type { PinholeCamera, Vec3 } from '../gpu/camera';
-import { fetchBytes, toBase64 } from '../cli/page-io';
+import { toBase64 } from '../cli/page-io';
 
 /** A render request from `npm run render`. */
 export interface RenderRequest {
   fileUrl: string;
   fileName: string;
+  /** For a folder of SOG datasets: their meta.json paths relative to `fileUrl`. */
+  sogParts?: string[];
   width: number;
   height: number;
   fovYDeg: number;
@@ -34,7 +37,8 @@ export interface RenderResult {
 }
 
 export async function renderSplats(req: RenderRequest): Promise<RenderResult> {
-  const cloud = loadSplatFile(req.fileName, await fetchBytes(req.fileUrl, req.fileName));
+  const acquired = await acquireDevice({ optionalFeatures: ['timestamp-query'] });
+  const cloud = await raceDeviceLoss(acquired, loadSplatSource({ url: req.fileUrl, name: req.fileName, sogParts: req.sogParts }, acquired.device));
   const framed = frameSplatBounds(splatBounds(cloud), req.width, req.height, req.fovYDeg);
   const camera: PinholeCamera = {
     ...framed,
@@ -51,7 +55,6 @@ export async function renderSplats(req: RenderRequest): Promise<RenderResult> {
     camera.far = Math.max(1, reach * 1.01);
     camera.near = Math.min(0.01, Math.max(1e-4, camera.far * 1e-6));
   }
-  const acquired = await acquireDevice({ optionalFeatures: ['timestamp-query'] });
   const pixels = await raceDeviceLoss(acquired, renderSplatsOffscreen(acquired.device, cloud, camera, req.fileName));
   acquired.device.destroy();
   let coveredPixels = 0;
