@@ -18,17 +18,28 @@ import { cameraModel, type PinholeCamera, type Vec3 } from '../src/gpu/camera';
 import { acquireDevice, describeAdapter } from '../src/gpu/device';
 import { GpuProfiler } from '../src/gpu/profiler';
 import { readTexture, toRgba8 } from '../src/gpu/readback';
-import { loadSplatFile, splatBounds } from '../src/splats/formats';
+import { splatBounds } from '../src/splats/formats';
+import { loadSplatSource } from '../src/splats/load-source';
 import { frameSplatBounds } from '../src/splats/framing';
 import { OffscreenTarget, OFFSCREEN_COLOR_FORMAT, OFFSCREEN_DEPTH_FORMAT } from '../src/splats/offscreen';
 import { psnr, renderSplatsReference } from '../src/splats/reference-renderer';
 import { SplatRenderer } from '../src/splats/splat-renderer';
 import { SplatSceneBuffers } from '../src/splats/splat-scene-buffers';
-import { fetchBytes, toBase64 } from '../src/cli/page-io';
+import { toBase64 } from '../src/cli/page-io';
+
+/**
+ * A start view relative to the capture's robust bounds: the eye at `distance` bounds radii from
+ * the centre, `pitchDeg` above the plane perpendicular to `up` (the capture's up direction).
+ */
+export interface PeerView {
+  up: Vec3;
+  pitchDeg: number;
+  distance: number;
+}
 
 export interface PeerBenchRequest {
-  /** Captures served by the harness: `url` for both renderers, `name` gives the format. */
-  files: { url: string; name: string }[];
+  /** Captures served by the harness (a file, or a folder with its SOG parts); optional start view (default: `frameSplatBounds`). */
+  files: { url: string; name: string; sogParts?: string[]; view?: PeerView }[];
   width: number;
   height: number;
   /** Vertical field of view, degrees. */
@@ -52,12 +63,18 @@ export interface PeerBenchRow {
   /** Median frame ms of each block, in run order. */
   curbsideMs: number[];
   playcanvasMs: number[];
+  /** PlayCanvas with its screen-space culling off (minContribution = minPixelSize = 0): every splat drawn, as Curbside does. */
+  playcanvasExactMs: number[];
   /** Median over all timed frames. */
   curbsideMedianMs: number;
   playcanvasMedianMs: number;
+  playcanvasExactMedianMs: number;
   /** PSNR (dB) of each image of the first camera against the f64 reference; null when skipped. */
   curbsidePsnr: number | null;
   playcanvasPsnr: number | null;
+  playcanvasExactPsnr: number | null;
+  /** PlayCanvas's default culling parameters in this run. */
+  playcanvasCulling: { minContribution: number; minPixelSize: number };
   /** Curbside's median GPU ms per pass (preprocess, sort, raster), from timestamp queries; {} without them. */
   curbsidePasses: Record<string, number>;
   /** The PlayCanvas gsplat renderer in effect (GSPLAT_RENDERER_* name). */
@@ -86,7 +103,22 @@ export function orbitCamera(camera: PinholeCamera, deg: number): PinholeCamera {
   return { ...camera, eye };
 }
 
-/** PlayCanvas app drawing one gsplat asset into a fixed-size canvas, frames driven by hand. */
+/** The start camera of a {@link PeerView} around `bounds`. */
+export function peerViewCamera(bounds: { center: Vec3; radius: number }, view: PeerView, width: number, height: number, fovYDeg: number): PinholeCamera {
+  const n = Math.hypot(...view.up);
+  const up = view.up.map((v) => v / n) as Vec3;
+  // A horizontal direction: +z (or +x when up is along z) made perpendicular to up.
+  const seed: Vec3 = Math.abs(up[2]) > 0.9 ? [1, 0, 0] : [0, 0, 1];
+  const d = seed[0] * up[0] + seed[1] * up[1] + seed[2] * up[2];
+  const h = seed.map((v, i) => v - d * up[i]) as Vec3;
+  const hn = Math.hypot(...h);
+  const p = (view.pitchDeg * Math.PI) / 180;
+  const r = bounds.radius * view.distance;
+  const eye = bounds.center.map((c, i) => c + r * (Math.cos(p) * (h[i] / hn) + Math.sin(p) * up[i])) as Vec3;
+  return { eye, target: bounds.center, up, fovYDeg, width, height, near: Math.max(1e-3, r * 1e-4), far: r + 4 * bounds.radius };
+}
+
+/** PlayCanvas app drawing gsplat assets (one scene) into a fixed-size canvas, frames driven by hand. */
 class PlayCanvasPeer {
   private constructor(
     readonly pc: typeof PC,
@@ -97,7 +129,7 @@ class PlayCanvasPeer {
     readonly gpu: GPUDevice,
   ) {}
 
-  static async create(url: string, name: string, width: number, height: number): Promise<PlayCanvasPeer> {
+  static async create(assets: { url: string; name: string }[], width: number, height: number): Promise<PlayCanvasPeer> {
     const pc = await import('playcanvas');
     const canvas = document.createElement('canvas');
     canvas.width = width;
@@ -111,26 +143,33 @@ class PlayCanvasPeer {
     const options = new pc.AppOptions();
     options.graphicsDevice = device;
     options.componentSystems = [pc.CameraComponentSystem, pc.GSplatComponentSystem];
-    options.resourceHandlers = [pc.GSplatHandler];
+    options.resourceHandlers = [pc.GSplatHandler, pc.TextureHandler]; // SOG images load as textures
     const app = new pc.AppBase(canvas);
     app.init(options);
     app.setCanvasFillMode(pc.FILLMODE_NONE, width, height);
     app.setCanvasResolution(pc.RESOLUTION_FIXED, width, height);
-    const asset = new pc.Asset(name, 'gsplat', { url, filename: name });
-    app.assets.add(asset);
-    await new Promise<void>((resolve, reject) => {
-      asset.once('load', () => resolve());
-      asset.once('error', (e: unknown) => reject(new Error(`PlayCanvas could not load ${name}: ${String(e)}`)));
-      app.assets.load(asset);
-    });
     const splatEntity = new pc.Entity('splats');
-    splatEntity.addComponent('gsplat', { asset });
     app.root.addChild(splatEntity);
+    for (const { url, name } of assets) {
+      const asset = new pc.Asset(name, 'gsplat', { url, filename: name });
+      app.assets.add(asset);
+      await new Promise<void>((resolve, reject) => {
+        asset.once('load', () => resolve());
+        asset.once('error', (e: unknown) => reject(new Error(`PlayCanvas could not load ${name}: ${String(e)}`)));
+        app.assets.load(asset);
+      });
+      const part = new pc.Entity(name);
+      part.addComponent('gsplat', { asset });
+      splatEntity.addChild(part);
+    }
     const cameraEntity = new pc.Entity('camera');
     cameraEntity.addComponent('camera', { clearColor: new pc.Color(0, 0, 0, 1), fov: 50 });
     app.root.addChild(cameraEntity);
     const gpu = (device as unknown as { wgpu: GPUDevice }).wgpu;
-    return new PlayCanvasPeer(pc, app, canvas, cameraEntity, splatEntity, gpu);
+    const peer = new PlayCanvasPeer(pc, app, canvas, cameraEntity, splatEntity, gpu);
+    peer.defaults.minContribution = app.scene.gsplat.minContribution;
+    peer.defaults.minPixelSize = app.scene.gsplat.minPixelSize;
+    return peer;
   }
 
   setCamera(c: PinholeCamera): void {
@@ -165,6 +204,16 @@ class PlayCanvasPeer {
     return Float32Array.from(data, (v) => v / 255);
   }
 
+  /** PlayCanvas's default screen-space culling, read at creation. */
+  readonly defaults = { minContribution: 0, minPixelSize: 0 };
+
+  /** Turns PlayCanvas's minimum-contribution and minimum-pixel-size culling on (its defaults) or off. */
+  setCulling(on: boolean): void {
+    const g = this.app.scene.gsplat;
+    g.minContribution = on ? this.defaults.minContribution : 0;
+    g.minPixelSize = on ? this.defaults.minPixelSize : 0;
+  }
+
   get rendererName(): string {
     const current = this.app.scene.gsplat.currentRenderer;
     const names = ['GSPLAT_RENDERER_AUTO', 'GSPLAT_RENDERER_RASTER_CPU_SORT', 'GSPLAT_RENDERER_RASTER_GPU_SORT', 'GSPLAT_RENDERER_COMPUTE'] as const;
@@ -187,11 +236,13 @@ export async function runPeerBenchmark(req: PeerBenchRequest): Promise<PeerBench
   const rows: PeerBenchRow[] = [];
   try {
     for (const file of req.files) {
-      const cloud = loadSplatFile(file.name, await fetchBytes(file.url, file.name));
-      const start = frameSplatBounds(splatBounds(cloud), req.width, req.height, req.fovYDeg);
+      const cloud = await loadSplatSource(file, device);
+      const bounds = splatBounds(cloud);
+      const start = file.view ? peerViewCamera(bounds, file.view, req.width, req.height, req.fovYDeg) : frameSplatBounds(bounds, req.width, req.height, req.fovYDeg);
       const scene = new SplatSceneBuffers(device, cloud, file.name);
       await renderer.setScene(scene);
-      const peer = await PlayCanvasPeer.create(file.url, file.name, req.width, req.height);
+      const assets = file.sogParts ? file.sogParts.map((part) => ({ url: file.url + part, name: 'meta.json' })) : [file];
+      const peer = await PlayCanvasPeer.create(assets, req.width, req.height);
       try {
         const passTimes = new Map<string, number[]>();
         const curbsideFrame = async (camera: PinholeCamera): Promise<number> => {
@@ -213,15 +264,18 @@ export async function runPeerBenchmark(req: PeerBenchRequest): Promise<PeerBench
         await curbsideFrame(start);
         const curbsideImage = await readTexture(device, target.color);
         peer.setCamera(start);
+        peer.setCulling(false);
+        for (let i = 0; i < req.warmup; i++) await peer.frame();
+        const playcanvasExactImage = await peer.image();
+        peer.setCulling(true);
         for (let i = 0; i < req.warmup; i++) await peer.frame();
         const playcanvasImage = await peer.image();
         const reference = cloud.count <= req.referenceMaxSplats ? renderSplatsReference(cloud, start) : null;
-        const curbsideMs: number[] = [];
-        const playcanvasMs: number[] = [];
-        const allCurbside: number[] = [];
-        const allPlaycanvas: number[] = [];
+        const blocks = { curbside: [] as number[], playcanvas: [] as number[], playcanvasExact: [] as number[] };
+        const all = { curbside: [] as number[], playcanvas: [] as number[], playcanvasExact: [] as number[] };
         for (let r = 0; r < req.rounds; r++) {
-          for (const who of ['curbside', 'playcanvas'] as const) {
+          for (const who of ['curbside', 'playcanvas', 'playcanvasExact'] as const) {
+            if (who !== 'curbside') peer.setCulling(who === 'playcanvas');
             const times: number[] = [];
             for (let f = -req.warmup; f < req.frames; f++) {
               const camera = orbitCamera(start, (f + req.warmup + 1) * req.orbitDeg);
@@ -234,8 +288,8 @@ export async function runPeerBenchmark(req: PeerBenchRequest): Promise<PeerBench
               }
               if (f >= 0) times.push(ms);
             }
-            (who === 'curbside' ? curbsideMs : playcanvasMs).push(median(times));
-            (who === 'curbside' ? allCurbside : allPlaycanvas).push(...times);
+            blocks[who].push(median(times));
+            all[who].push(...times);
           }
         }
         const opaque = (img: Float32Array) => {
@@ -248,12 +302,16 @@ export async function runPeerBenchmark(req: PeerBenchRequest): Promise<PeerBench
           splats: cloud.count,
           width: req.width,
           height: req.height,
-          curbsideMs,
-          playcanvasMs,
-          curbsideMedianMs: median(allCurbside),
-          playcanvasMedianMs: median(allPlaycanvas),
+          curbsideMs: blocks.curbside,
+          playcanvasMs: blocks.playcanvas,
+          playcanvasExactMs: blocks.playcanvasExact,
+          curbsideMedianMs: median(all.curbside),
+          playcanvasMedianMs: median(all.playcanvas),
+          playcanvasExactMedianMs: median(all.playcanvasExact),
           curbsidePsnr: reference ? psnr(curbsideImage, reference) : null,
           playcanvasPsnr: reference ? psnr(playcanvasImage, reference) : null,
+          playcanvasExactPsnr: reference ? psnr(playcanvasExactImage, reference) : null,
+          playcanvasCulling: { ...peer.defaults },
           playcanvasRenderer: peer.rendererName,
           curbsidePasses: Object.fromEntries([...passTimes].map(([k, v]) => [k.replace(/^splats\./, ''), median(v)])),
           images: { curbside: opaque(curbsideImage), playcanvas: opaque(playcanvasImage), reference: reference ? opaque(reference) : '' },

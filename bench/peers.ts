@@ -4,23 +4,35 @@
  * alternating in one headless Chromium run. Prints and writes a table (median ms, ratio, PSNR of
  * each against the f64 reference) to bench/RESULTS.md (section `peers`) and bench/out/peers.json,
  * and side-by-side images (Curbside | PlayCanvas | reference) to bench/out/peers-<scene>.png.
+ * Default captures: the three in ../shared/data/splats, a baked 300 m street block (~1.4 M splats,
+ * baked into bench/out/ on first use) and the 5 M-splat Semarang SOG capture.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { Command } from 'commander';
 import { PNG } from 'pngjs';
 import { CliError, runCli, withHarness } from '../src/cli/browser-harness';
 import { positiveInt } from '../src/cli/parse';
-import type { PeerBenchResult } from './peers.headless-api';
+import { findSogParts } from '../src/cli/sog-parts';
+import type { PeerBenchResult, PeerView } from './peers.headless-api';
 import { machineLine, markdownTable, writeResultsSection } from './results-file';
 
 const SHARED = resolve(import.meta.dirname, '..', process.env.CURBSIDE_SHARED_DATA ?? '../shared/data');
 
-/** The default captures and the resolution each is timed at (the issue's measurements). */
-const DEFAULT_SCENES = [
+const ROOT = resolve(import.meta.dirname, '..');
+/** The baked street capture of the default run (made by `npm run bake` when missing). */
+const STREET = { path: resolve(ROOT, 'bench/out/street-300.ply'), world: 1, size: 300 };
+
+/** The default captures, the resolution each is timed at, and a start view where the default framing does not suit. */
+const DEFAULT_SCENES: { path: string; size: string; view?: PeerView }[] = [
   { path: `${SHARED}/splats/fruit_drops_minimal.ply`, size: '128x96' },
   { path: `${SHARED}/splats/guitar.compressed.ply`, size: '320x240' },
   { path: `${SHARED}/splats/angel.compressed.ply`, size: '320x240' },
+  // A 300 m procedural block (~1.4 M splats, SH 3), Z up, seen from 40° above.
+  { path: STREET.path, size: '320x240', view: { up: [0, 0, 1], pitchDeg: 40, distance: 0.6 } },
+  // The real 5 M-splat city capture (ten SOG tiles, one scene), y down, seen from 60° above.
+  { path: `${SHARED}/splats/semarang-sog`, size: '320x240', view: { up: [0, -1, 0], pitchDeg: 60, distance: 0.8 } },
 ];
 
 const program = new Command('bench:peers')
@@ -32,6 +44,7 @@ const program = new Command('bench:peers')
   .option('--rounds <n>', 'blocks per renderer, alternated', positiveInt(100), 2)
   .option('--orbit <deg>', 'camera turn about the target per frame, degrees', Number, 0.5)
   .option('--fov-y <deg>', 'vertical field of view, degrees', Number, 50)
+  .option('--view <ux,uy,uz,pitch,distance>', 'start view for every --scene file: up axis, degrees above the plane ⟂ up, distance in bounds radii (default: framed along +z)')
   .option('--reference-max <n>', 'largest capture rendered by the f64 reference for PSNR', positiveInt(1e9), 200_000)
   .option('--gpu', "use the machine's GPU instead of SwiftShader")
   .option('--headed', 'show the browser window')
@@ -45,8 +58,19 @@ const parseSize = (v: string): [number, number] => {
 
 runCli(async () => {
   program.parse();
-  const o = program.opts<{ scene?: string[]; size?: string; frames: number; warmup: number; rounds: number; orbit: number; fovY: number; referenceMax: number; gpu?: boolean; headed?: boolean; write: boolean }>();
-  const scenes = o.scene ? o.scene.map((path) => ({ path, size: o.size ?? '320x240' })) : DEFAULT_SCENES.map((s) => ({ ...s, size: o.size ?? s.size }));
+  const o = program.opts<{ view?: string; scene?: string[]; size?: string; frames: number; warmup: number; rounds: number; orbit: number; fovY: number; referenceMax: number; gpu?: boolean; headed?: boolean; write: boolean }>();
+  let view: PeerView | undefined;
+  if (o.view) {
+    const v = o.view.split(',').map(Number);
+    if (v.length !== 5 || v.some((x) => !Number.isFinite(x)) || !(v[4] > 0)) throw new CliError(`--view: expected ux,uy,uz,pitchDeg,distance, got '${o.view}'`);
+    view = { up: [v[0], v[1], v[2]], pitchDeg: v[3], distance: v[4] };
+  }
+  const scenes = o.scene ? o.scene.map((path) => ({ path, size: o.size ?? '320x240', view })) : DEFAULT_SCENES.map((s) => ({ ...s, size: o.size ?? s.size }));
+  if (scenes.some((s) => s.path === STREET.path) && !existsSync(STREET.path)) {
+    console.log(`bench:peers: baking the street capture ${STREET.path} (npm run bake -- --world ${STREET.world} --size ${STREET.size})`);
+    const bake = spawnSync('npm', ['run', '--silent', 'bake', '--', '--world', String(STREET.world), '--size', String(STREET.size), '--out', STREET.path], { cwd: ROOT, stdio: 'inherit' });
+    if (bake.status !== 0) throw new CliError(`bench:peers: npm run bake failed (exit ${bake.status})`);
+  }
   console.log(`bench:peers: ${scenes.length} captures × ${o.rounds} rounds × (${o.warmup} warm-up + ${o.frames} timed) frames per renderer, orbit ${o.orbit}°/frame`);
   const rows: PeerBenchResult['rows'] = [];
   let adapter = '';
@@ -58,24 +82,32 @@ runCli(async () => {
     const started = performance.now();
     const result = await withHarness({ headed: o.headed, hardwareGpu: o.gpu }, async (h) => {
       const file = await h.serveFile(s.path);
+      const sogParts = statSync(s.path).isDirectory() ? findSogParts(s.path) : undefined;
+      if (sogParts?.length === 0) throw new CliError(`${s.path}: a folder without SOG meta.json files`);
       return h.call<PeerBenchResult>('runPeerBenchmark', {
-        files: [file], width, height, fovYDeg: o.fovY, orbitDeg: o.orbit, warmup: o.warmup, frames: o.frames, rounds: o.rounds, referenceMaxSplats: o.referenceMax,
+        files: [{ ...file, sogParts, view: s.view }], width, height, fovYDeg: o.fovY, orbitDeg: o.orbit, warmup: o.warmup, frames: o.frames, rounds: o.rounds, referenceMaxSplats: o.referenceMax,
       });
     });
     ({ adapter, software, playcanvasVersion: pcVersion } = result);
     const r = result.rows[0];
     rows.push(r);
     const passes = Object.entries(r.curbsidePasses).map(([k, v]) => `${k} ${v.toFixed(1)}`).join(', ');
-    console.log(`  ${r.scene}: Curbside ${r.curbsideMedianMs.toFixed(1)} ms (${passes || 'no pass times'}), PlayCanvas ${r.playcanvasMedianMs.toFixed(1)} ms (${((performance.now() - started) / 1000).toFixed(0)} s)`);
+    console.log(
+      `  ${r.scene}: Curbside ${r.curbsideMedianMs.toFixed(1)} ms (${passes || 'no pass times'}), PlayCanvas ${r.playcanvasMedianMs.toFixed(1)} ms, ` +
+        `PlayCanvas culling off ${r.playcanvasExactMedianMs.toFixed(1)} ms (${((performance.now() - started) / 1000).toFixed(0)} s)`,
+    );
   }
   const fmt = (v: number) => v.toFixed(1);
   const db = (v: number | null) => (v === null ? '–' : Number.isFinite(v) ? v.toFixed(1) : '∞');
   const table = markdownTable(
-    ['capture', 'splats', 'resolution', `PlayCanvas ${pcVersion} ms (per block)`, 'Curbside ms (per block)', 'Curbside / PlayCanvas', 'PSNR Curbside dB', 'PSNR PlayCanvas dB'],
+    ['capture', 'splats', 'resolution', `PlayCanvas ${pcVersion} ms`, 'PlayCanvas, culling off ms', 'Curbside ms', 'Curbside / PlayCanvas', 'Curbside / PlayCanvas culling off', 'PSNR Curbside dB', 'PSNR PlayCanvas dB', 'PSNR PlayCanvas culling off dB'],
     rows.map((r) => [
       `\`${r.scene}\``, r.splats.toLocaleString('en'), `${r.width}×${r.height}`,
-      `${fmt(r.playcanvasMedianMs)} (${r.playcanvasMs.map(fmt).join(' / ')})`, `${fmt(r.curbsideMedianMs)} (${r.curbsideMs.map(fmt).join(' / ')})`,
-      `${(r.curbsideMedianMs / r.playcanvasMedianMs).toFixed(2)}×`, db(r.curbsidePsnr), db(r.playcanvasPsnr),
+      `${fmt(r.playcanvasMedianMs)} (${r.playcanvasMs.map(fmt).join(' / ')})`,
+      `${fmt(r.playcanvasExactMedianMs)} (${r.playcanvasExactMs.map(fmt).join(' / ')})`,
+      `${fmt(r.curbsideMedianMs)} (${r.curbsideMs.map(fmt).join(' / ')})`,
+      `**${(r.curbsideMedianMs / r.playcanvasMedianMs).toFixed(2)}×**`, `${(r.curbsideMedianMs / r.playcanvasExactMedianMs).toFixed(2)}×`,
+      db(r.curbsidePsnr), db(r.playcanvasPsnr), db(r.playcanvasExactPsnr),
     ]),
   );
   const header = machineLine(adapter, software);
@@ -96,7 +128,9 @@ runCli(async () => {
       'peers',
       `## Splat renderer vs PlayCanvas (\`npm run bench:peers\`), ${new Date().toISOString().slice(0, 10)}\n\n${header}\n\n` +
         `Same headless Chromium, same file, resolution and camera path (default framing, orbiting the target by ${o.orbit}° per frame), ` +
-        `PlayCanvas ${pcVersion} WebGPU (${rows[0]?.playcanvasRenderer ?? '?'}, unified gsplat) and Curbside's \`SplatRenderer\` alternated in ${o.rounds} blocks each ` +
+        `PlayCanvas ${pcVersion} WebGPU (${rows[0]?.playcanvasRenderer ?? '?'}, unified gsplat; as shipped, with its screen-space culling ` +
+        `minContribution = ${rows[0]?.playcanvasCulling.minContribution} px², minPixelSize = ${rows[0]?.playcanvasCulling.minPixelSize} px, and with both set to 0 so it draws ` +
+        `every splat as Curbside does) and Curbside's \`SplatRenderer\` alternated in ${o.rounds} blocks each ` +
         `of ${o.warmup} warm-up + ${o.frames} timed frames; frame ms = start of the frame's CPU work → \`onSubmittedWorkDone\`, median over all timed frames ` +
         `(per-block medians in brackets). PSNR over RGB of the first frame against the f64 reference renderer (the 3DGS equations). ` +
         `Images (Curbside | PlayCanvas | reference): \`bench/out/peers-<capture>.png\`.\n\n${table}`,

@@ -4,8 +4,9 @@
 // sorting algorithms for manycore GPUs" (per-block histograms, a global scan, a per-block
 // scatter), with Merrill & Grimshaw's reduce-then-scan between them (prefix-scan.wgsl). The
 // scatter ranks keys inside a block with per-digit occupancy bitmasks and population counts
-// (one atomicOr per key, then countOneBits over at most WORDS_PER_DIGIT words), three barriers per
-// round of RADIX_SORT_WORKGROUP_SIZE keys, instead of a split sort in workgroup memory.
+// (one atomicOr per key, one atomicExchange per mask word to snapshot and clear them, then
+// countOneBits over at most WORDS_PER_DIGIT plain words), two barriers per round of
+// RADIX_SORT_WORKGROUP_SIZE keys, instead of a split sort in workgroup memory.
 //
 // Driven by src/gpu/radix-sort.ts:
 //   prepare    one invocation: numBlocks = ⌈count / KEYS_PER_BLOCK⌉ from the count buffer, written
@@ -82,7 +83,8 @@ fn prepare() {
 
 var<workgroup> localHistogram: array<atomic<u32>, RADIX_SIZE>;
 var<workgroup> digitMasks: array<atomic<u32>, RADIX_SIZE * WORDS_PER_DIGIT>;
-var<workgroup> digitOffsets: array<u32, RADIX_SIZE>;
+var<workgroup> roundMasks: array<u32, RADIX_SIZE * WORDS_PER_DIGIT>;
+var<workgroup> digitOffsets: array<u32, 2u * RADIX_SIZE>;
 
 fn digitOf(key: u32) -> u32 {
   return (key >> params.shift) & (RADIX_SIZE - 1u);
@@ -148,6 +150,9 @@ fn scatter(
   let bit = 1u << (t % 32u);
   let blockStart = block * keysPerBlock();
   for (var r = 0u; r < KEYS_PER_THREAD; r++) {
+    // Round r ranks keys [r·WG, (r + 1)·WG) of the block. Offsets of the digits before this round
+    // are in digitOffsets[(r % 2) · RADIX_SIZE + d]; this round writes the other half, so two
+    // barriers per round suffice.
     let i = blockStart + r * RADIX_SORT_WORKGROUP_SIZE + t;
     let valid = i < count;
     var key = 0u;
@@ -158,28 +163,31 @@ fn scatter(
       atomicOr(&digitMasks[digit * WORDS_PER_DIGIT + word], bit);
     }
     workgroupBarrier();
+    // Snapshot and clear the occupancy masks: one atomic per mask word, then plain reads.
+    for (var w = t; w < RADIX_SIZE * WORDS_PER_DIGIT; w += RADIX_SORT_WORKGROUP_SIZE) {
+      roundMasks[w] = atomicExchange(&digitMasks[w], 0u);
+    }
+    workgroupBarrier();
+    let current = (r % 2u) * RADIX_SIZE;
     if (valid) {
       // Rank = keys of this digit in earlier rounds + earlier invocations of this round.
       let base = digit * WORDS_PER_DIGIT;
-      var rank = digitOffsets[digit];
+      var rank = digitOffsets[current + digit];
       for (var w = 0u; w < word; w++) {
-        rank += countOneBits(atomicLoad(&digitMasks[base + w]));
+        rank += countOneBits(roundMasks[base + w]);
       }
-      rank += countOneBits(atomicLoad(&digitMasks[base + word]) & (bit - 1u));
+      rank += countOneBits(roundMasks[base + word] & (bit - 1u));
       let dst = histogram[digit * params.maxBlocks + block] + rank;
       keysOut[dst] = key;
       valuesOut[dst] = valuesIn[i];
     }
-    workgroupBarrier();
-    // Invocation d (< RADIX_SIZE) owns digit d: fold this round's mask into its offset and clear it.
+    // Invocation d (< RADIX_SIZE) owns digit d: the next round's offset.
     if (t < RADIX_SIZE) {
       var n = 0u;
       for (var w = 0u; w < WORDS_PER_DIGIT; w++) {
-        n += countOneBits(atomicLoad(&digitMasks[t * WORDS_PER_DIGIT + w]));
-        atomicStore(&digitMasks[t * WORDS_PER_DIGIT + w], 0u);
+        n += countOneBits(roundMasks[t * WORDS_PER_DIGIT + w]);
       }
-      digitOffsets[t] += n;
+      digitOffsets[RADIX_SIZE - current + t] = digitOffsets[current + t] + n;
     }
-    workgroupBarrier();
   }
 }

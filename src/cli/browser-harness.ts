@@ -123,6 +123,7 @@ export async function withHarness<T>(options: HarnessOptions, body: (h: Harness)
     const page = await browser.newPage();
     const pageErrors: string[] = [];
     page.on('pageerror', (e) => pageErrors.push(e.message));
+    page.on('console', (m) => { if (process.env.CURBSIDE_PAGE_LOG) console.log('[page]', m.type(), m.text().slice(0, 300)); });
     await page.goto(`${origin}/src/cli/headless.html`);
     // Ready when the entry script sets the title; a module error fails at once instead of waiting.
     const started = Date.now();
