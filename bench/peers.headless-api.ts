@@ -14,28 +14,19 @@
  */
 import type * as PC from 'playcanvas';
 import { median } from '../src/bench/metrics';
-import { cameraModel, type PinholeCamera, type Vec3 } from '../src/gpu/camera';
+import type { PinholeCamera } from '../src/gpu/camera';
 import { acquireDevice, describeAdapter } from '../src/gpu/device';
-import { GpuProfiler } from '../src/gpu/profiler';
 import { readTexture, toRgba8 } from '../src/gpu/readback';
 import { splatBounds } from '../src/splats/formats';
 import { loadSplatSource } from '../src/splats/load-source';
 import { frameSplatBounds } from '../src/splats/framing';
-import { OffscreenTarget, OFFSCREEN_COLOR_FORMAT, OFFSCREEN_DEPTH_FORMAT } from '../src/splats/offscreen';
 import { psnr, renderSplatsReference } from '../src/splats/reference-renderer';
-import { SplatRenderer } from '../src/splats/splat-renderer';
+import { boundsViewCamera, SplatFrameTimer, orbitCamera, type BoundsView } from './splat-frame-timer';
 import { SplatSceneBuffers } from '../src/splats/splat-scene-buffers';
 import { toBase64 } from '../src/cli/page-io';
 
-/**
- * A start view relative to the capture's robust bounds: the eye at `distance` bounds radii from
- * the centre, `pitchDeg` above the plane perpendicular to `up` (the capture's up direction).
- */
-export interface PeerView {
-  up: Vec3;
-  pitchDeg: number;
-  distance: number;
-}
+/** A start view relative to a capture's bounds (see boundsViewCamera). */
+export type PeerView = BoundsView;
 
 export interface PeerBenchRequest {
   /** Captures served by the harness (a file, or a folder with its SOG parts); optional start view (default: `frameSplatBounds`). */
@@ -88,34 +79,6 @@ export interface PeerBenchResult {
   software: boolean;
   playcanvasVersion: string;
   rows: PeerBenchRow[];
-}
-
-/** `camera` turned about its target, around its up axis, by `deg` degrees (Rodrigues). */
-export function orbitCamera(camera: PinholeCamera, deg: number): PinholeCamera {
-  const a = (deg * Math.PI) / 180;
-  const k = camera.up.map((v) => v / Math.hypot(...camera.up)) as Vec3;
-  const v = camera.eye.map((e, i) => e - camera.target[i]) as Vec3;
-  const kv = k[0] * v[0] + k[1] * v[1] + k[2] * v[2];
-  const cross: Vec3 = [k[1] * v[2] - k[2] * v[1], k[2] * v[0] - k[0] * v[2], k[0] * v[1] - k[1] * v[0]];
-  const c = Math.cos(a);
-  const s = Math.sin(a);
-  const eye = v.map((vi, i) => camera.target[i] + vi * c + cross[i] * s + k[i] * kv * (1 - c)) as Vec3;
-  return { ...camera, eye };
-}
-
-/** The start camera of a {@link PeerView} around `bounds`. */
-export function peerViewCamera(bounds: { center: Vec3; radius: number }, view: PeerView, width: number, height: number, fovYDeg: number): PinholeCamera {
-  const n = Math.hypot(...view.up);
-  const up = view.up.map((v) => v / n) as Vec3;
-  // A horizontal direction: +z (or +x when up is along z) made perpendicular to up.
-  const seed: Vec3 = Math.abs(up[2]) > 0.9 ? [1, 0, 0] : [0, 0, 1];
-  const d = seed[0] * up[0] + seed[1] * up[1] + seed[2] * up[2];
-  const h = seed.map((v, i) => v - d * up[i]) as Vec3;
-  const hn = Math.hypot(...h);
-  const p = (view.pitchDeg * Math.PI) / 180;
-  const r = bounds.radius * view.distance;
-  const eye = bounds.center.map((c, i) => c + r * (Math.cos(p) * (h[i] / hn) + Math.sin(p) * up[i])) as Vec3;
-  return { eye, target: bounds.center, up, fovYDeg, width, height, near: Math.max(1e-3, r * 1e-4), far: r + 4 * bounds.radius };
 }
 
 /** PlayCanvas app drawing gsplat assets (one scene) into a fixed-size canvas, frames driven by hand. */
@@ -229,40 +192,23 @@ class PlayCanvasPeer {
 export async function runPeerBenchmark(req: PeerBenchRequest): Promise<PeerBenchResult> {
   const acquired = await acquireDevice({ optionalFeatures: ['timestamp-query'] });
   const device = acquired.device;
-  const profiler = new GpuProfiler(device, 4);
-  const renderer = await SplatRenderer.create(device, { colorFormat: OFFSCREEN_COLOR_FORMAT, depthFormat: OFFSCREEN_DEPTH_FORMAT, profiler });
-  const target = new OffscreenTarget(device, req.width, req.height);
+  const timer = await SplatFrameTimer.create(device, req.width, req.height);
   const pcVersion = (await import('playcanvas')).version;
   const rows: PeerBenchRow[] = [];
   try {
     for (const file of req.files) {
       const cloud = await loadSplatSource(file, device);
       const bounds = splatBounds(cloud);
-      const start = file.view ? peerViewCamera(bounds, file.view, req.width, req.height, req.fovYDeg) : frameSplatBounds(bounds, req.width, req.height, req.fovYDeg);
+      const start = file.view ? boundsViewCamera(bounds, file.view, req.width, req.height, req.fovYDeg) : frameSplatBounds(bounds, req.width, req.height, req.fovYDeg);
       const scene = new SplatSceneBuffers(device, cloud, file.name);
-      await renderer.setScene(scene);
+      await timer.renderer.setScene(scene);
       const assets = file.sogParts ? file.sogParts.map((part) => ({ url: file.url + part, name: 'meta.json' })) : [file];
       const peer = await PlayCanvasPeer.create(assets, req.width, req.height);
       try {
-        const passTimes = new Map<string, number[]>();
-        const curbsideFrame = async (camera: PinholeCamera): Promise<number> => {
-          const t0 = performance.now();
-          profiler.beginFrame();
-          const encoder = device.createCommandEncoder({ label: 'bench:peers' });
-          target.clearDepth(encoder);
-          renderer.encode(encoder, cameraModel(camera), { color: target.color.createView(), depth: target.depth.createView(), clearColor: { r: 0, g: 0, b: 0, a: 1 } });
-          profiler.resolve(encoder);
-          device.queue.submit([encoder.finish()]);
-          await device.queue.onSubmittedWorkDone();
-          const ms = performance.now() - t0;
-          for (const [name, t] of (await profiler.read()) ?? []) {
-            if (!name.includes('→')) passTimes.set(name, [...(passTimes.get(name) ?? []), t]);
-          }
-          return ms;
-        };
+        const curbsideFrame = (camera: PinholeCamera) => timer.frame(camera);
         // First camera: images and PSNR (also warms both renderers up).
         await curbsideFrame(start);
-        const curbsideImage = await readTexture(device, target.color);
+        const curbsideImage = await readTexture(device, timer.target.color);
         peer.setCamera(start);
         peer.setCulling(false);
         for (let i = 0; i < req.warmup; i++) await peer.frame();
@@ -271,6 +217,7 @@ export async function runPeerBenchmark(req: PeerBenchRequest): Promise<PeerBench
         for (let i = 0; i < req.warmup; i++) await peer.frame();
         const playcanvasImage = await peer.image();
         const reference = cloud.count <= req.referenceMaxSplats ? renderSplatsReference(cloud, start) : null;
+        timer.takePassMedians(); // the first frame compiles pipelines: keep it out of the pass medians
         const blocks = { curbside: [] as number[], playcanvas: [] as number[], playcanvasExact: [] as number[] };
         const all = { curbside: [] as number[], playcanvas: [] as number[], playcanvasExact: [] as number[] };
         for (let r = 0; r < req.rounds; r++) {
@@ -313,7 +260,7 @@ export async function runPeerBenchmark(req: PeerBenchRequest): Promise<PeerBench
           playcanvasExactPsnr: reference ? psnr(playcanvasExactImage, reference) : null,
           playcanvasCulling: { ...peer.defaults },
           playcanvasRenderer: peer.rendererName,
-          curbsidePasses: Object.fromEntries([...passTimes].map(([k, v]) => [k.replace(/^splats\./, ''), median(v)])),
+          curbsidePasses: timer.takePassMedians(),
           images: { curbside: opaque(curbsideImage), playcanvas: opaque(playcanvasImage), reference: reference ? opaque(reference) : '' },
         });
       } finally {
@@ -322,9 +269,7 @@ export async function runPeerBenchmark(req: PeerBenchRequest): Promise<PeerBench
       }
     }
   } finally {
-    target.destroy();
-    renderer.destroy();
-    profiler.destroy();
+    timer.destroy();
     device.destroy();
   }
   return { adapter: describeAdapter(acquired), software: acquired.isSoftware, playcanvasVersion: pcVersion, rows };

@@ -4,10 +4,19 @@
  * the machine's GPU (`--gpu`, `--headed`). Prints the adapter and a table; writes
  * bench/out/profile.json and bench/out/profile.html (plots). On a machine without a GPU the first
  * line says the figures are software figures.
+ *
+ * `npm run profile -- --scene FILE [FILE…]` profiles the splat renderer on any capture instead (PLY,
+ * compressed PLY, .spz, .splat, SOG .sog / meta.json / folder of SOG tiles): one row per file with
+ * `scene, splats, width, height, frameMs, fps, passes` (preprocess, sort, raster GPU ms), the load
+ * time and the camera, in DIR/profile.json.
  */
+import { statSync } from 'node:fs';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { CliError, runCli, withHarness } from './browser-harness';
+import { numberBetween, parseVec3, positiveInt } from './parse';
+import { findSogParts } from './sog-parts';
+import type { SceneProfileResult, SceneProfileRow } from '../../bench/profile-scene.headless-api';
 import type { ProfileConfig, ProfileResult } from '../../bench/profile.headless-api';
 import { profileHtml } from '../../bench/profile-html';
 import { machineLine, markdownTable } from '../../bench/results-file';
@@ -34,12 +43,53 @@ const program = new Command('profile')
   .option('--frames <n>', 'timed frames per configuration (median; one warm-up first)', '2')
   .option('--full', 'workstation sweep: 100k–1M splats, 640x480–1920x1080, 10 frames')
   .option('--stand-ins', 'draw pedestrians as boxes instead of skinned bodies')
+  .option('--scene <file...>', 'profile the splat renderer on these captures instead of the demo frame')
+  .option('--width <px>', 'with --scene: image width', positiveInt(8192), 320)
+  .option('--height <px>', 'with --scene: image height', positiveInt(8192), 240)
+  .option('--eye <x,y,z>', 'with --scene: camera position (capture frame); default frames the bounds', parseVec3)
+  .option('--target <x,y,z>', 'with --scene: point looked at; default the centre of the bounds', parseVec3)
+  .option('--up <x,y,z>', 'with --scene: up direction; default 0,-1,0 (COLMAP captures are y-down)', parseVec3)
+  .option('--fov-y <deg>', 'with --scene: vertical field of view, degrees', numberBetween(0, 180), 50)
+  .option('--orbit <deg>', 'with --scene: turn the camera about the target by DEG per frame', Number, 0)
   .option('--out <dir>', 'output directory', 'bench/out')
   .option('--gpu', "use the machine's GPU instead of SwiftShader")
   .option('--headed', 'show the browser window');
 
+/** `--scene` mode: one row per capture, printed and written to DIR/profile.json. */
+async function profileScenes(o: { scene: string[]; width: number; height: number; eye?: [number, number, number]; target?: [number, number, number]; up?: [number, number, number]; fovY: number; orbit: number; frames: string; out: string; gpu?: boolean; headed?: boolean }): Promise<void> {
+  const frames = Number(o.frames);
+  if (!(Number.isInteger(frames) && frames > 0)) throw new CliError(`--frames: expected a positive integer, got '${o.frames}'`);
+  if (!Number.isFinite(o.orbit)) throw new CliError(`--orbit: expected degrees per frame, got '${o.orbit}'`);
+  const rows: SceneProfileRow[] = [];
+  let header = '';
+  let software = false;
+  for (const path of o.scene) {
+    const result = await withHarness({ headed: o.headed, hardwareGpu: o.gpu }, async (h) => {
+      const file = await h.serveFile(path);
+      const sogParts = statSync(path).isDirectory() ? findSogParts(path) : undefined;
+      if (sogParts?.length === 0) throw new CliError(`${path}: a folder, but it holds no SOG meta.json (in it or in its sub-folders)`);
+      return h.call<SceneProfileResult>('profileSplatScene', {
+        file: { ...file, sogParts }, width: o.width, height: o.height, fovYDeg: o.fovY, eye: o.eye, target: o.target, up: o.up, orbitDeg: o.orbit, frames, warmup: 2,
+      });
+    });
+    header = machineLine(result.adapter, result.software);
+    software = result.software;
+    rows.push(...result.rows);
+    console.log(`  ${path}: ${result.rows[0].frameMs.toFixed(1)} ms`);
+  }
+  const fmt = (v: number | undefined) => (v === undefined ? '–' : v.toFixed(2));
+  const head = ['scene', 'splats', 'resolution', 'frame ms', 'FPS', 'preprocess ms', 'sort ms', 'raster ms', 'load s'];
+  const body = rows.map((r) => [r.scene, r.splats.toLocaleString('en'), `${r.width}×${r.height}`, fmt(r.frameMs), r.fps.toFixed(1), fmt(r.passes.preprocess), fmt(r.passes.sort), fmt(r.passes.raster), (r.loadMs / 1000).toFixed(1)]);
+  const warning = software ? 'NO GPU: WebGPU ran on a software rasteriser; these are not GPU figures (compare ratios only).\n' : '';
+  console.log(`${warning}${header}\n\n${markdownTable(head, body)}`);
+  mkdirSync(o.out, { recursive: true });
+  writeFileSync(`${o.out}/profile.json`, JSON.stringify({ date: new Date().toISOString(), header, orbitDeg: o.orbit, frames, rows }, null, 2));
+  console.log(`\nwrote ${o.out}/profile.json`);
+}
+
 runCli(async () => {
   program.parse();
+  if (program.opts<{ scene?: string[] }>().scene) return profileScenes(program.opts());
   const o = program.opts<{ pedestrians: string; splats: string; resolutions: string; base: string; frames: string; full?: boolean; standIns?: boolean; out: string; gpu?: boolean; headed?: boolean }>();
   if (o.full) Object.assign(o, { splats: '100000,300000,1000000', resolutions: '640x480,1280x720,1920x1080', base: '50,300000,1280x720', frames: '10' });
   const [bp, bs, br] = o.base.split(',');

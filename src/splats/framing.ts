@@ -5,7 +5,8 @@
  * centre from far enough back that the bounding sphere fits the vertical field of view.
  */
 import type { PinholeCamera, Vec3 } from '../gpu/camera';
-import type { SplatBounds } from './formats';
+import { splatBounds, type SplatBounds } from './formats';
+import type { SplatCloud } from './splat-cloud';
 
 /** Up vector of the default view of a raw capture (COLMAP/OpenCV: y down). */
 export const CAPTURE_UP: Vec3 = [0, -1, 0];
@@ -29,4 +30,33 @@ export function frameSplatBounds(bounds: SplatBounds, width: number, height: num
     near: Math.max(distance * 1e-3, 1e-3),
     far: distance + 20 * r,
   };
+}
+
+/** A requested view of a capture: size and field of view, and optionally where the camera is. */
+export interface CaptureViewRequest {
+  width: number;
+  height: number;
+  fovYDeg: number;
+  eye?: Vec3;
+  target?: Vec3;
+  up?: Vec3;
+}
+
+/**
+ * The camera of a requested view: the default framing (`frameSplatBounds`) with any of eye, target
+ * and up replaced. With an explicit eye or target, the target gives a direction, not a depth
+ * range: far reaches past every splat (the full bounds, not the robust ones) and near is small.
+ * Depth keys span the visible splats whatever near and far are, so a wide range costs no sort
+ * precision.
+ */
+export function captureCamera(cloud: SplatCloud, req: CaptureViewRequest): PinholeCamera {
+  const framed = frameSplatBounds(splatBounds(cloud), req.width, req.height, req.fovYDeg);
+  const camera: PinholeCamera = { ...framed, eye: req.eye ?? framed.eye, target: req.target ?? framed.target, up: req.up ?? framed.up };
+  if (req.eye || req.target) {
+    const all = splatBounds(cloud, 0, 1);
+    const reach = Math.hypot(...all.center.map((c, k) => c - camera.eye[k])) + all.radius;
+    camera.far = Math.max(1, reach * 1.01);
+    camera.near = Math.min(0.01, Math.max(1e-4, camera.far * 1e-6));
+  }
+  return camera;
 }

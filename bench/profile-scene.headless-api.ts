@@ -1,0 +1,82 @@
+/**
+ * Browser side of `npm run profile -- --scene FILE`: frame time and per-pass GPU time of the splat
+ * renderer on any capture (file, SOG folder), at one resolution, with the camera optionally
+ * orbiting its target by a fixed angle per frame.
+ */
+import { median } from '../src/bench/metrics';
+import type { Vec3 } from '../src/gpu/camera';
+import { acquireDevice, describeAdapter, raceDeviceLoss } from '../src/gpu/device';
+import { captureCamera } from '../src/splats/framing';
+import { loadSplatSource, type SplatSource } from '../src/splats/load-source';
+import { SplatSceneBuffers } from '../src/splats/splat-scene-buffers';
+import { orbitCamera, SplatFrameTimer } from './splat-frame-timer';
+
+export interface SceneProfileRequest {
+  file: SplatSource;
+  width: number;
+  height: number;
+  fovYDeg: number;
+  eye?: Vec3;
+  target?: Vec3;
+  up?: Vec3;
+  /** Degrees the camera turns about the target per frame (0: a still camera). */
+  orbitDeg: number;
+  /** Timed frames (after `warmup` untimed ones). */
+  frames: number;
+  warmup: number;
+}
+
+/** One profiled capture (the `rows[]` entries of profile.json). */
+export interface SceneProfileRow {
+  scene: string;
+  splats: number;
+  width: number;
+  height: number;
+  /** Median ms, start of encoding → onSubmittedWorkDone. */
+  frameMs: number;
+  fps: number;
+  /** Median GPU ms per pass (preprocess, sort, raster); {} without timestamp-query. */
+  passes: Record<string, number>;
+  /** Load and parse time of the capture in the page, ms. */
+  loadMs: number;
+  camera: { eye: Vec3; target: Vec3; up: Vec3; fovYDeg: number };
+}
+
+export interface SceneProfileResult {
+  adapter: string;
+  software: boolean;
+  rows: SceneProfileRow[];
+}
+
+export async function profileSplatScene(req: SceneProfileRequest): Promise<SceneProfileResult> {
+  const acquired = await acquireDevice({ optionalFeatures: ['timestamp-query'] });
+  const device = acquired.device;
+  const t0 = performance.now();
+  const cloud = await raceDeviceLoss(acquired, loadSplatSource(req.file, device));
+  const loadMs = performance.now() - t0;
+  const start = captureCamera(cloud, req);
+  const scene = new SplatSceneBuffers(device, cloud, req.file.name);
+  const timer = await SplatFrameTimer.create(device, req.width, req.height);
+  try {
+    await timer.renderer.setScene(scene);
+    const times: number[] = [];
+    for (let f = -req.warmup; f < req.frames; f++) {
+      const ms = await raceDeviceLoss(acquired, timer.frame(orbitCamera(start, (f + req.warmup) * req.orbitDeg)));
+      if (f >= 0) times.push(ms);
+      else timer.takePassMedians();
+    }
+    const frameMs = median(times);
+    return {
+      adapter: describeAdapter(acquired),
+      software: acquired.isSoftware,
+      rows: [{
+        scene: req.file.name, splats: cloud.count, width: req.width, height: req.height, frameMs, fps: 1000 / frameMs,
+        passes: timer.takePassMedians(), loadMs, camera: { eye: start.eye, target: start.target, up: start.up, fovYDeg: start.fovYDeg },
+      }],
+    };
+  } finally {
+    timer.destroy();
+    scene.destroy();
+    device.destroy();
+  }
+}
