@@ -1,22 +1,31 @@
 // Splat preprocess: one thread per splat. Prepended: common/camera.wgsl, splats/splat-types.wgsl.
 //
-// Steps (Kerbl et al. 2023 §4 eqs. 5–6; reference rasteriser forward.cu: preprocessCUDA):
+// Entry point `preprocess` (Kerbl et al. 2023 §4 eqs. 5–6; reference rasteriser forward.cu:
+// preprocessCUDA), per splat:
 //  1. camera-relative centre, near-plane cull;
 //  2. 3D covariance Σ = R S Sᵀ Rᵀ from the quaternion and scales;
 //  3. EWA projection Σ' = J W Σ Wᵀ Jᵀ with J at the clamped (1.3 × FOV) centre, + 0.3 px² dilation;
 //  4. eigenbasis of Σ' (λ₂ = det / λ₁), opacity-aware extent k = √(2 ln(o / α_min)) standard
 //     deviations (α < 1/255 beyond it), off-screen cull with the ellipse's axis-aligned box;
 //  5. colour from spherical harmonics up to SH_DEGREE along the eye→splat direction;
-//  6. sort key = the f32 bits of the camera depth (monotonic for positive floats; culled = all
-//     ones), value = index; the visible depth range is reduced with atomicMax on (~bits(min),
-//     bits(max)), and the visible count is appended to the indirect draw arguments.
-// Entry point quantizeKeys (a second dispatch, once the range is complete) replaces each depth by
-// its key: depth quantised linearly over the visible [min, max] to frame.keyBits bits and reversed
-// (far first once sorted ascending; culled = 2^keyBits − 1, after every visible key).
+//  6. the raster record projected[i], depths[i] = f32 bits of the camera depth (monotonic for
+//     positive floats), bit i of visibleBits, and the visible depth range by atomicMax on
+//     (~bits(min), bits(max)).
+// Entry point `countBlocks`, per block of BLOCK_SIZE splats: its visible count (popcount of its
+// visibleBits words) into blockOffsets[b], and the total into visibleCount. The caller then scans
+// blockOffsets (exclusive prefix sum, PrefixScan).
+// Entry point `compact`, per splat: visible splat i of block b gets slot blockOffsets[b] + (visible
+// splats before it in the block, from the bit masks), in splat order (deterministic, unlike an
+// atomic counter), and writes sortKeys[slot] = its depth quantised over the visible [min, max] to
+// frame.keyBits bits and reversed (far first once sorted ascending), sortValues[slot] = i; and the
+// draw gets 6 vertices per visible splat. The sort then runs on the visibleCount keys alone. No
+// entry point uses a workgroup barrier (SwiftShader runs barrier-free workgroups much faster).
 //
 // Bindings (group 0): 0 camera, 1 frame, 2 splats, 3 SH rest (packed f16 pairs), 4 projected,
-// 5 sort keys, 6 sort values, 7 indirect draw args [vertexCount, instanceCount, firstVertex,
-// firstInstance], 8 depth range [~bits(min depth), bits(max depth)] (cleared to 0 per frame).
+// 5 depths, 6 sort keys, 7 sort values, 8 counters [visibleCount V, ~bits(min depth), bits(max
+// depth), 0, then the drawIndirect arguments vertexCount, instanceCount, firstVertex,
+// firstInstance], 9 blockOffsets (visible count per block, then its exclusive scan), 10 visibleBits
+// (one bit per splat). Counters 0–3 and visibleBits are cleared to 0 by the caller every frame.
 
 override WORKGROUP_SIZE: u32 = 256u;
 override SH_DEGREE: u32 = 0u;
@@ -30,10 +39,21 @@ override ALPHA_MIN: f32 = 0.00392156862745098;   // smallest α that contributes
 @group(0) @binding(2) var<storage, read> splats: array<Splat>;
 @group(0) @binding(3) var<storage, read> shRest: array<u32>;
 @group(0) @binding(4) var<storage, read_write> projected: array<ProjectedSplat>;
-@group(0) @binding(5) var<storage, read_write> sortKeys: array<u32>;
-@group(0) @binding(6) var<storage, read_write> sortValues: array<u32>;
-@group(0) @binding(7) var<storage, read_write> drawArgs: array<atomic<u32>, 4>;
-@group(0) @binding(8) var<storage, read_write> depthRange: array<atomic<u32>, 2>;
+@group(0) @binding(5) var<storage, read_write> depths: array<u32>;
+@group(0) @binding(6) var<storage, read_write> sortKeys: array<u32>;
+@group(0) @binding(7) var<storage, read_write> sortValues: array<u32>;
+@group(0) @binding(8) var<storage, read_write> counters: array<atomic<u32>, 8>;
+@group(0) @binding(9) var<storage, read_write> blockOffsets: array<u32>;
+@group(0) @binding(10) var<storage, read_write> visibleBits: array<atomic<u32>>;
+
+// Indices into `counters` (splat-renderer.ts: FRAME_COUNTERS).
+const VISIBLE_COUNT = 0u;
+const MIN_DEPTH = 1u;   // ~bits(min depth), reduced with atomicMax
+const MAX_DEPTH = 2u;
+const DRAW_VERTEX_COUNT = 4u;
+
+const BLOCK_WORDS = 8u;               // visibleBits words per compaction block
+const BLOCK_SIZE = BLOCK_WORDS * 32u; // splats per compaction block (preprocess-pass.ts: COMPACT_BLOCK_SIZE)
 
 const CULLED = 0xffffffffu;
 
@@ -88,22 +108,19 @@ fn quatToMat(q: vec4f) -> mat3x3f {
     vec3f(2.0 * (x * z + w * y), 2.0 * (y * z - w * x), 1.0 - 2.0 * (x * x + y * y)));
 }
 
-fn cull(i: u32) {
+fn cull(i: u32) -> bool {
   projected[i].sigmaMinor = 0.0;
-  sortKeys[i] = CULLED;
-  sortValues[i] = i;
+  return false;
 }
 
-@compute @workgroup_size(WORKGROUP_SIZE)
-fn preprocess(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
-  let i = gid.x + gid.y * nwg.x * WORKGROUP_SIZE;
-  if (i >= frame.splatCount) { return; }
+// Steps 1–6 for splat i; true when it is visible.
+fn project(i: u32) -> bool {
   let s = splats[i];
 
   // 1. Camera-relative centre.
   let rel = (s.position - camera.eyeHigh) - camera.eyeLow;
   let t = (camera.viewRotation * vec4f(rel, 0.0)).xyz;
-  if (t.z <= camera.near || t.z >= camera.far) { cull(i); return; }
+  if (t.z <= camera.near || t.z >= camera.far) { return cull(i); }
 
   // 2. Σ = M Mᵀ with M = R S.
   let M = quatToMat(s.rotation) * mat3x3f(vec3f(s.scale.x, 0.0, 0.0), vec3f(0.0, s.scale.y, 0.0), vec3f(0.0, 0.0, s.scale.z));
@@ -126,7 +143,7 @@ fn preprocess(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups
 
   // 4. Eigenbasis and opacity-aware extent.
   let det = a * c - b * b;
-  if (!(det > 0.0) || !(s.opacity >= ALPHA_MIN)) { cull(i); return; }
+  if (!(det > 0.0) || !(s.opacity >= ALPHA_MIN)) { return cull(i); }
   let k = sqrt(2.0 * log(s.opacity / ALPHA_MIN));
   let mid = 0.5 * (a + c);
   let lambda1 = mid + sqrt(max(0.0, mid * mid - det));
@@ -137,7 +154,7 @@ fn preprocess(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups
   let half = k * sqrt(vec2f(a, c));
   let center = vec2f(fx * t.x / t.z, fy * t.y / t.z) + camera.principal;
   if (center.x + half.x < 0.0 || center.x - half.x > camera.viewport.x ||
-      center.y + half.y < 0.0 || center.y - half.y > camera.viewport.y) { cull(i); return; }
+      center.y + half.y < 0.0 || center.y - half.y > camera.viewport.y) { return cull(i); }
 
   // 5. View-dependent colour.
   let color = colorFromSh(i, s.shDc, normalize(rel));
@@ -146,23 +163,46 @@ fn preprocess(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups
   projected[i] = ProjectedSplat(center, e1 * sqrt(lambda1), sqrt(lambda2), cameraDepthToNdc(camera, t.z),
                                 pack2x16float(color.rg), pack2x16float(vec2f(color.b, s.opacity)));
   let depthBits = bitcast<u32>(t.z);
-  sortKeys[i] = depthBits;
-  sortValues[i] = i;
-  atomicMax(&depthRange[0], ~depthBits);
-  atomicMax(&depthRange[1], depthBits);
-  atomicAdd(&drawArgs[0], 6u);
+  depths[i] = depthBits;
+  atomicMax(&counters[MIN_DEPTH], ~depthBits);
+  atomicMax(&counters[MAX_DEPTH], depthBits);
+  return true;
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)
-fn quantizeKeys(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+fn preprocess(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
   let i = gid.x + gid.y * nwg.x * WORKGROUP_SIZE;
   if (i >= frame.splatCount) { return; }
-  let bits = sortKeys[i];
-  let culledKey = (1u << frame.keyBits) - 1u;
-  if (bits == CULLED) { sortKeys[i] = culledKey; return; }
-  let minDepth = bitcast<f32>(~atomicLoad(&depthRange[0]));
-  let maxDepth = bitcast<f32>(atomicLoad(&depthRange[1]));
-  let maxKey = culledKey - 1u;
-  let u = clamp((bitcast<f32>(bits) - minDepth) / max(maxDepth - minDepth, 1e-30), 0.0, 1.0);
-  sortKeys[i] = maxKey - u32(round(u * f32(maxKey)));
+  if (project(i)) { atomicOr(&visibleBits[i / 32u], 1u << (i % 32u)); }
+}
+
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn countBlocks(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let b = gid.x + gid.y * nwg.x * WORKGROUP_SIZE;
+  if (b * BLOCK_SIZE >= frame.splatCount) { return; }
+  var n = 0u;
+  for (var w = 0u; w < BLOCK_WORDS; w++) { n += countOneBits(atomicLoad(&visibleBits[b * BLOCK_WORDS + w])); }
+  blockOffsets[b] = n;
+  atomicAdd(&counters[VISIBLE_COUNT], n);
+}
+
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn compact(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let i = gid.x + gid.y * nwg.x * WORKGROUP_SIZE;
+  if (i >= frame.splatCount) { return; }
+  if (i == 0u) { atomicStore(&counters[DRAW_VERTEX_COUNT], 6u * atomicLoad(&counters[VISIBLE_COUNT])); }
+  let word = i / 32u;
+  let bit = 1u << (i % 32u);
+  let mask = atomicLoad(&visibleBits[word]);
+  if ((mask & bit) == 0u) { return; }
+  let block = i / BLOCK_SIZE;
+  var rank = countOneBits(mask & (bit - 1u));
+  for (var w = block * BLOCK_WORDS; w < word; w++) { rank += countOneBits(atomicLoad(&visibleBits[w])); }
+  let slot = blockOffsets[block] + rank;
+  let minDepth = bitcast<f32>(~atomicLoad(&counters[MIN_DEPTH]));
+  let maxDepth = bitcast<f32>(atomicLoad(&counters[MAX_DEPTH]));
+  let maxKey = (1u << frame.keyBits) - 2u;
+  let u = clamp((bitcast<f32>(depths[i]) - minDepth) / max(maxDepth - minDepth, 1e-30), 0.0, 1.0);
+  sortKeys[slot] = maxKey - u32(round(u * f32(maxKey)));
+  sortValues[slot] = i;
 }

@@ -1,13 +1,15 @@
 /**
  * The splat preprocess compute pass (`shaders/splats/preprocess.wgsl`): culling, EWA projection to
- * an eigenbasis, SH colour, and the depth keys for the sort (quantised over the visible depth
- * range by a second entry point). One projection pipeline per SH degree (an `override`).
+ * an eigenbasis, SH colour, then the compaction of the visible splats (in splat order, by a scan of
+ * per-workgroup counts) with their depth keys quantised over the visible depth range, so the sort
+ * and the draw see only visible splats. One projection pipeline per SH degree (an `override`).
  * Reference: projection.ts and spherical-harmonics.ts.
  */
 import cameraWgsl from '../../shaders/common/camera.wgsl?raw';
 import splatTypesWgsl from '../../shaders/splats/splat-types.wgsl?raw';
 import preprocessWgsl from '../../shaders/splats/preprocess.wgsl?raw';
 import { dispatchSize1d } from '../gpu/dispatch';
+import type { PrefixScan } from '../gpu/prefix-scan';
 import { createShaderModule } from '../gpu/shader-loader';
 import { shRestStride } from './gpu-layout';
 import { ALPHA_MIN, COV2D_DILATION, FRUSTUM_CLAMP } from './projection';
@@ -21,11 +23,28 @@ export interface PreprocessBindings {
   splats: GPUBuffer;
   shRest: GPUBuffer;
   projected: GPUBuffer;
+  /** f32 bits of each splat's camera depth, all ones when culled (N u32). */
+  depths: GPUBuffer;
+  /** Compacted depth keys and splat indices of the visible splats (N u32 each; the first V used). */
   sortKeys: GPUBuffer;
   sortValues: GPUBuffer;
-  drawArgs: GPUBuffer;
-  depthRange: GPUBuffer;
+  /** FRAME_COUNTERS (8 u32): visible count, depth range, draw arguments. */
+  counters: GPUBuffer;
+  /** ⌈N / COMPACT_BLOCK_SIZE⌉ u32: visible splats per block, then their exclusive scan. */
+  blockOffsets: GPUBuffer;
+  /** One bit per splat, whole blocks (compactBlocks(N) · COMPACT_BLOCK_SIZE / 32 u32): visible this frame (cleared to 0 every frame). */
+  visibleBits: GPUBuffer;
 }
+
+/**
+ * The per-frame counters buffer (u32 indices; `counters` in preprocess.wgsl): the visible count
+ * (the radix sort's GPU count: index 0), ~bits of the smallest and bits of the largest visible
+ * depth, and at 4–7 the drawIndirect arguments of the raster pass. Words 0–3 are cleared each frame.
+ */
+export const FRAME_COUNTERS = { visibleCount: 0, minDepth: 1, maxDepth: 2, drawArgs: 4, words: 8 } as const;
+
+/** Splats per compaction block (`BLOCK_SIZE` in preprocess.wgsl: 8 words of visibility bits). */
+export const COMPACT_BLOCK_SIZE = 256;
 
 export class SplatPreprocessPass {
   private constructor(
@@ -36,7 +55,7 @@ export class SplatPreprocessPass {
   ) {}
 
   private readonly pipelines = new Map<number, GPUComputePipeline>();
-  private quantizePipeline: GPUComputePipeline | null = null;
+  private compactPipelines: { countBlocks: GPUComputePipeline; compact: GPUComputePipeline } | null = null;
 
   static async create(device: GPUDevice): Promise<SplatPreprocessPass> {
     const module = await createShaderModule(device, 'splats/preprocess.wgsl', preprocessWgsl, [cameraWgsl, splatTypesWgsl]);
@@ -57,6 +76,8 @@ export class SplatPreprocessPass {
         entry(6, 'storage'),
         entry(7, 'storage'),
         entry(8, 'storage'),
+        entry(9, 'storage'),
+        entry(10, 'storage'),
       ],
     });
     const pipelineLayout = device.createPipelineLayout({ label: 'SplatPreprocessPass.pipelineLayout', bindGroupLayouts: [layout] });
@@ -88,18 +109,19 @@ export class SplatPreprocessPass {
     return p;
   }
 
-  /** The key-quantisation pipeline (entry point `quantizeKeys`; independent of the SH degree). */
-  private quantize(): GPUComputePipeline {
-    this.quantizePipeline ??= this.device.createComputePipeline({
-      label: 'SplatPreprocessPass.quantizeKeys',
+  /** The compaction pipelines (entry points `countBlocks` and `compact`; independent of the SH degree). */
+  private compaction() {
+    const make = (entryPoint: string) => this.device.createComputePipeline({
+      label: `SplatPreprocessPass.${entryPoint}`,
       layout: this.pipelineLayout,
-      compute: { module: this.module, entryPoint: 'quantizeKeys', constants: { WORKGROUP_SIZE: PREPROCESS_WORKGROUP_SIZE } },
+      compute: { module: this.module, entryPoint, constants: { WORKGROUP_SIZE: PREPROCESS_WORKGROUP_SIZE } },
     });
-    return this.quantizePipeline;
+    this.compactPipelines ??= { countBlocks: make('countBlocks'), compact: make('compact') };
+    return this.compactPipelines;
   }
 
   bindGroup(b: PreprocessBindings): GPUBindGroup {
-    const buffers = [b.camera, b.frame, b.splats, b.shRest, b.projected, b.sortKeys, b.sortValues, b.drawArgs, b.depthRange];
+    const buffers = [b.camera, b.frame, b.splats, b.shRest, b.projected, b.depths, b.sortKeys, b.sortValues, b.counters, b.blockOffsets, b.visibleBits];
     return this.device.createBindGroup({
       label: 'SplatPreprocessPass.bindGroup',
       layout: this.layout,
@@ -108,18 +130,32 @@ export class SplatPreprocessPass {
   }
 
   /**
-   * Records the projection dispatch over `count` splats, then the key quantisation (a second
-   * dispatch: it needs the depth range of every visible splat). The caller clears the depth range
-   * and the draw count before.
+   * Records the projection dispatch over `count` splats, the per-block visible counts and their
+   * scan (`blockScan` over `blockOffsets`), and the compaction of the visible splats' keys (it
+   * needs the depth range of every visible splat and the scanned offsets). The caller clears the
+   * visible count, the depth range and the visibility bits before.
    */
-  encode(encoder: GPUCommandEncoder, bindGroup: GPUBindGroup, shDegree: number, count: number, timestampWrites?: GPUComputePassTimestampWrites): void {
+  encode(
+    encoder: GPUCommandEncoder, bindGroup: GPUBindGroup, shDegree: number, count: number,
+    blockScan: PrefixScan, blockOffsets: GPUBuffer, timestampWrites?: GPUComputePassTimestampWrites,
+  ): void {
     const pass = encoder.beginComputePass({ label: 'SplatPreprocessPass', timestampWrites });
     const [x, y] = dispatchSize1d(count, PREPROCESS_WORKGROUP_SIZE, this.device.limits.maxComputeWorkgroupsPerDimension);
     pass.setBindGroup(0, bindGroup);
     pass.setPipeline(this.pipeline(shDegree));
     pass.dispatchWorkgroups(x, y);
-    pass.setPipeline(this.quantize());
+    const { countBlocks, compact } = this.compaction();
+    pass.setPipeline(countBlocks);
+    pass.dispatchWorkgroups(...dispatchSize1d(compactBlocks(count), PREPROCESS_WORKGROUP_SIZE, this.device.limits.maxComputeWorkgroupsPerDimension));
+    blockScan.encodePass(pass, blockOffsets, compactBlocks(count));
+    pass.setBindGroup(0, bindGroup);
+    pass.setPipeline(compact);
     pass.dispatchWorkgroups(x, y);
     pass.end();
   }
+}
+
+/** Compaction blocks (of COMPACT_BLOCK_SIZE splats) over `count` splats. */
+export function compactBlocks(count: number): number {
+  return Math.max(1, Math.ceil(count / COMPACT_BLOCK_SIZE));
 }

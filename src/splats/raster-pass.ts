@@ -59,8 +59,8 @@ export class SplatRasterPass {
     });
   }
 
-  /** Records the draw; the instance count comes from `drawArgs` written by the preprocess pass. */
-  encode(encoder: GPUCommandEncoder, bindGroup: GPUBindGroup, drawArgs: GPUBuffer, target: SplatRenderTarget, timestampWrites?: GPURenderPassTimestampWrites): void {
+  /** Records the draw; its arguments (6 vertices per visible splat) are at `drawArgs[offset]`, written by the preprocess pass. */
+  encode(encoder: GPUCommandEncoder, bindGroup: GPUBindGroup, drawArgs: GPUBuffer, offset: number, target: SplatRenderTarget, timestampWrites?: GPURenderPassTimestampWrites): void {
     const pass = encoder.beginRenderPass({
       label: 'SplatRasterPass',
       colorAttachments: [
@@ -76,7 +76,7 @@ export class SplatRasterPass {
     });
     pass.setPipeline(this.pipeline);
     pass.setBindGroup(0, bindGroup);
-    pass.drawIndirect(drawArgs, 0);
+    pass.drawIndirect(drawArgs, offset);
     pass.end();
   }
 }

@@ -17,6 +17,7 @@ import { allocateSplatCloud, SH_C0, type SplatCloud } from './splat-cloud';
 import { SplatRenderer } from './splat-renderer';
 import { checkSplatMemory, SplatMemoryError, SplatSceneBuffers } from './splat-scene-buffers';
 import { PROJECTED_SPLAT_LAYOUT } from './gpu-layout';
+import { FRAME_COUNTERS } from './preprocess-pass';
 
 async function loadCapture(name: string): Promise<SplatCloud> {
   return loadSplatFile(name, await readSharedData(`splats/${name}`));
@@ -75,25 +76,26 @@ describe('preprocess pass', () => {
       const encoder = device.createCommandEncoder();
       target.clearDepth(encoder);
       renderer.encode(encoder, cam, { color: target.color.createView(), depth: target.depth.createView(), clearColor: { r: 0, g: 0, b: 0, a: 0 } });
-      const { projected, drawArgs, sortKeys } = renderer.debugBuffers;
-      const read = device.createBuffer({ size: projected!.size + 16 + cloud.count * 4, usage: GPUBufferUsage.COPY_DST | GPUBufferUsage.MAP_READ });
+      const { projected, counters, sortKeys, sortValues } = renderer.debugBuffers;
+      const n = cloud.count;
+      const read = device.createBuffer({ size: projected!.size + 32 + n * 8, usage: GPUBufferUsage.COPY_DST | GPUBufferUsage.MAP_READ });
       encoder.copyBufferToBuffer(projected!, 0, read, 0, projected!.size);
-      encoder.copyBufferToBuffer(drawArgs, 0, read, projected!.size, 16);
-      encoder.copyBufferToBuffer(sortKeys!, 0, read, projected!.size + 16, cloud.count * 4);
+      encoder.copyBufferToBuffer(counters, FRAME_COUNTERS.drawArgs * 4, read, projected!.size, 16);
+      encoder.copyBufferToBuffer(counters, FRAME_COUNTERS.visibleCount * 4, read, projected!.size + 16, 4);
+      encoder.copyBufferToBuffer(sortKeys!, 0, read, projected!.size + 32, n * 4);
+      encoder.copyBufferToBuffer(sortValues!, 0, read, projected!.size + 32 + n * 4, n * 4);
       device.queue.submit([encoder.finish()]);
       await read.mapAsync(GPUMapMode.READ);
       const all = read.getMappedRange().slice(0);
       const f = new Float32Array(all, 0, projected!.size / 4);
       const args = new Uint32Array(all, projected!.size, 4);
-      const keys = new Uint32Array(all, projected!.size + 16, cloud.count);
+      const gpuVisible = new Uint32Array(all, projected!.size + 16, 1)[0];
+      const keys = new Uint32Array(all, projected!.size + 32, n);
+      const values = new Uint32Array(all, projected!.size + 32 + n * 4, n);
       let visible = 0;
-      let prevKey = 0;
-      for (let i = 0; i < cloud.count; i++) {
+      for (let i = 0; i < n; i++) {
         const ref = projectSplat(cloud, i, cam);
         const o = i * (PROJECTED_SPLAT_LAYOUT.size / 4);
-        // Sorted ascending keys = back to front.
-        expect(keys[i]).toBeGreaterThanOrEqual(prevKey);
-        prevKey = keys[i];
         if (!ref) {
           expect(f[o + PROJECTED_SPLAT_LAYOUT.sigmaMinor / 4], `splat ${i} culled by the reference`).toBe(0);
           continue;
@@ -115,16 +117,21 @@ describe('preprocess pass', () => {
       }
       expect(visible).toBeGreaterThan(cloud.count / 2);
       // Culled splats carry the all-ones key and sort after every visible one.
-      const bits = depthKeyBits(cloud.count);
-      const culledKey = 2 ** bits - 1;
-      expect(keys.slice(0, visible).every((k) => k < culledKey)).toBe(true);
-      expect(keys.slice(visible).every((k) => k === culledKey)).toBe(true);
-      // The visible keys are the reference's quantised depths (± 1 level for f32 rounding).
-      // Quantised over the visible splats' depth range, not the camera's near/far.
-      const depths = Array.from({ length: cloud.count }, (_, i) => projectSplat(cloud, i, cam)).filter((p) => p !== null).map((p) => p!.depth);
+      // Only the visible splats were compacted and sorted: V keys ascending (back to front), their
+      // values the visible splats' indices, each once.
+      expect(gpuVisible).toBe(visible);
+      const bits = depthKeyBits(n);
+      for (let j = 1; j < visible; j++) expect(keys[j], `sorted key ${j}`).toBeGreaterThanOrEqual(keys[j - 1]);
+      const refProjected = Array.from({ length: n }, (_, i) => projectSplat(cloud, i, cam));
+      const drawn = Array.from(values.subarray(0, visible));
+      expect(new Set(drawn).size).toBe(visible);
+      expect(drawn.every((i) => refProjected[i] !== null)).toBe(true);
+      // The keys are the reference's depths quantised over the visible splats' depth range (not the
+      // camera's near/far), ± 1 level for f32 rounding, and stable: equal keys keep splat order.
+      const depths = refProjected.filter((p) => p !== null).map((p) => p!.depth);
       const [lo, hi] = [Math.min(...depths), Math.max(...depths)];
-      const refKeys = depths.map((d) => depthSortKey(d, lo, hi, bits)).sort((a, b) => a - b);
-      refKeys.forEach((k, j) => expect(Math.abs(keys[j] - k), `sorted key ${j}`).toBeLessThanOrEqual(1));
+      drawn.forEach((i, j) => expect(Math.abs(keys[j] - depthSortKey(refProjected[i]!.depth, lo, hi, bits)), `key of splat ${i}`).toBeLessThanOrEqual(1));
+      for (let j = 1; j < visible; j++) if (keys[j] === keys[j - 1]) expect(drawn[j], `tie at ${j}`).toBeGreaterThan(drawn[j - 1]);
       expect(args[0]).toBe(6 * visible); // two triangles per visible splat, one instance
       expect(args[1]).toBe(1);
       read.destroy();

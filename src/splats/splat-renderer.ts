@@ -2,19 +2,22 @@
  * Gaussian-splat renderer: preprocess (compute: projection, then key quantisation) → radix sort by
  * depth (compute) → raster (render).
  *
- * Owns the per-scene working buffers (projected splats, sort keys and values, indirect draw args,
- * the visible depth range), grown by capacity when a larger scene is set. `encode` only records;
- * the caller submits. The visible count never comes back to the CPU: the preprocess pass appends
- * it to the indirect draw arguments (6 vertices per splat, one draw). Keys are `depthKeyBits(count)`
- * wide (12–20 bits, 3–5 radix passes), quantised over the depth range of the splats visible in that
- * frame; culled splats get the largest key and sort to the end, past the drawn ones.
+ * Owns the per-scene working buffers (projected splats, depths, compacted sort keys and values,
+ * per-workgroup visible counts and their scan, the visible count and depth range, indirect draw
+ * args), grown by capacity when a larger scene is set. `encode` only records; the caller submits.
+ * The visible count never comes back to the CPU: the preprocess pass compacts the visible splats
+ * (in splat order, so frames are deterministic), the radix sort runs on that GPU-written count by
+ * indirect dispatch, and the draw has 6 vertices per visible splat. Keys are `depthKeyBits(count)`
+ * wide (12–20 bits, 3–5 radix passes), quantised over the depth range of the splats visible in
+ * that frame.
  */
 import { CAMERA_LAYOUT, packCameraUniform, type CameraModel } from '../gpu/camera';
 import type { GpuProfiler } from '../gpu/profiler';
+import { PrefixScan } from '../gpu/prefix-scan';
 import { RadixSort } from '../gpu/radix-sort';
 import { PROJECTED_SPLAT_LAYOUT, SPLAT_FRAME_LAYOUT } from './gpu-layout';
 import { depthKeyBits } from './projection';
-import { SplatPreprocessPass } from './preprocess-pass';
+import { COMPACT_BLOCK_SIZE, compactBlocks, FRAME_COUNTERS, SplatPreprocessPass } from './preprocess-pass';
 import { SplatRasterPass, type SplatRenderTarget } from './raster-pass';
 import type { SplatSceneBuffers } from './splat-scene-buffers';
 
@@ -30,12 +33,15 @@ export interface SplatRendererOptions {
 export class SplatRenderer {
   private readonly cameraBuffer: GPUBuffer;
   private readonly frameBuffer: GPUBuffer;
-  private readonly drawArgs: GPUBuffer;
-  private readonly depthRange: GPUBuffer;
+  private readonly counters: GPUBuffer;
   private readonly cameraScratch: Float32Array<ArrayBuffer> = new Float32Array(CAMERA_LAYOUT.size / 4);
   private readonly frameScratch = new Uint32Array(SPLAT_FRAME_LAYOUT.size / 4);
   private capacity = 0;
   private projected: GPUBuffer | null = null;
+  private depths: GPUBuffer | null = null;
+  private blockOffsets: GPUBuffer | null = null;
+  private visibleBits: GPUBuffer | null = null;
+  private blockScan: PrefixScan | null = null;
   private sortKeys: GPUBuffer | null = null;
   private sortValues: GPUBuffer | null = null;
   private sort: RadixSort | null = null;
@@ -51,15 +57,15 @@ export class SplatRenderer {
   ) {
     this.cameraBuffer = device.createBuffer({ label: 'SplatRenderer.camera', size: CAMERA_LAYOUT.size, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
     this.frameBuffer = device.createBuffer({ label: 'SplatRenderer.frame', size: SPLAT_FRAME_LAYOUT.size, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
-    this.drawArgs = device.createBuffer({
-      label: 'SplatRenderer.drawArgs',
-      size: 16,
+    this.counters = device.createBuffer({
+      label: 'SplatRenderer.counters',
+      size: FRAME_COUNTERS.words * 4,
       usage: GPUBufferUsage.INDIRECT | GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC,
       mappedAtCreation: true,
     });
-    new Uint32Array(this.drawArgs.getMappedRange()).set([0, 1, 0, 0]);
-    this.drawArgs.unmap();
-    this.depthRange = device.createBuffer({ label: 'SplatRenderer.depthRange', size: 8, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC });
+    // drawIndirect arguments: vertexCount (written on the GPU), one instance.
+    new Uint32Array(this.counters.getMappedRange()).set([0, 1, 0, 0], FRAME_COUNTERS.drawArgs);
+    this.counters.unmap();
   }
 
   static async create(device: GPUDevice, options: SplatRendererOptions): Promise<SplatRenderer> {
@@ -77,6 +83,11 @@ export class SplatRenderer {
       const n = scene.count;
       const storage = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
       this.projected = this.device.createBuffer({ label: 'SplatRenderer.projected', size: n * PROJECTED_SPLAT_LAYOUT.size, usage: storage });
+      this.depths = this.device.createBuffer({ label: 'SplatRenderer.depths', size: n * 4, usage: storage });
+      this.blockOffsets = this.device.createBuffer({ label: 'SplatRenderer.blockOffsets', size: compactBlocks(n) * 4, usage: storage });
+      // Whole blocks of bits: countBlocks reads all 8 words of the last block.
+      this.visibleBits = this.device.createBuffer({ label: 'SplatRenderer.visibleBits', size: (compactBlocks(n) * COMPACT_BLOCK_SIZE) / 8, usage: storage });
+      this.blockScan = await PrefixScan.create(this.device, compactBlocks(n), 'SplatRenderer.blockScan');
       this.sortKeys = this.device.createBuffer({ label: 'SplatRenderer.sortKeys', size: n * 4, usage: storage });
       this.sortValues = this.device.createBuffer({ label: 'SplatRenderer.sortValues', size: n * 4, usage: storage });
       this.sort = await RadixSort.create(this.device, n, 'SplatRenderer.sort');
@@ -92,10 +103,12 @@ export class SplatRenderer {
       splats: scene.splats,
       shRest: scene.shRest,
       projected: this.projected!,
+      depths: this.depths!,
       sortKeys: this.sortKeys!,
       sortValues: this.sortValues!,
-      drawArgs: this.drawArgs,
-      depthRange: this.depthRange,
+      counters: this.counters,
+      blockOffsets: this.blockOffsets!,
+      visibleBits: this.visibleBits!,
     });
     this.rasterBindGroup = this.raster.bindGroup(this.cameraBuffer, this.projected!, this.sortValues!);
   }
@@ -111,24 +124,29 @@ export class SplatRenderer {
       throw new Error('SplatRenderer.encode: no scene set (call setScene first)');
     }
     this.device.queue.writeBuffer(this.cameraBuffer, 0, packCameraUniform(camera, this.cameraScratch));
-    encoder.clearBuffer(this.drawArgs, 0, 4);
-    encoder.clearBuffer(this.depthRange);
-    this.preprocess.encode(encoder, this.preprocessBindGroup, scene.shDegree, scene.count, this.profiler?.span('splats.preprocess'));
-    this.sort.encode(encoder, this.sortKeys!, this.sortValues!, scene.count, depthKeyBits(scene.count), this.profiler?.span('splats.sort'));
-    this.raster.encode(encoder, this.rasterBindGroup, this.drawArgs, target, this.profiler?.span('splats.raster'));
+    encoder.clearBuffer(this.counters, 0, FRAME_COUNTERS.drawArgs * 4);
+    encoder.clearBuffer(this.visibleBits!);
+    this.preprocess.encode(encoder, this.preprocessBindGroup, scene.shDegree, scene.count, this.blockScan!, this.blockOffsets!, this.profiler?.span('splats.preprocess'));
+    this.sort.encode(encoder, this.sortKeys!, this.sortValues!, this.counters, depthKeyBits(scene.count), this.profiler?.span('splats.sort'));
+    this.raster.encode(encoder, this.rasterBindGroup, this.counters, FRAME_COUNTERS.drawArgs * 4, target, this.profiler?.span('splats.raster'));
   }
 
-  /** The buffers written by the last frame, for tests: projected splats, sorted keys and values, draw args, depth range. */
+  /** The buffers written by the last frame, for tests: projected splats, sorted keys and values, the frame counters (FRAME_COUNTERS). */
   get debugBuffers() {
-    return { projected: this.projected, sortKeys: this.sortKeys, sortValues: this.sortValues, drawArgs: this.drawArgs, depthRange: this.depthRange };
+    return { projected: this.projected, sortKeys: this.sortKeys, sortValues: this.sortValues, counters: this.counters };
   }
 
   private destroyWorkingBuffers(): void {
     this.projected?.destroy();
+    this.depths?.destroy();
+    this.blockOffsets?.destroy();
+    this.visibleBits?.destroy();
+    this.blockScan?.destroy();
     this.sortKeys?.destroy();
     this.sortValues?.destroy();
     this.sort?.destroy();
-    this.projected = this.sortKeys = this.sortValues = null;
+    this.projected = this.depths = this.blockOffsets = this.visibleBits = this.sortKeys = this.sortValues = null;
+    this.blockScan = null;
     this.sort = null;
     this.capacity = 0;
   }
@@ -137,7 +155,6 @@ export class SplatRenderer {
     this.destroyWorkingBuffers();
     this.cameraBuffer.destroy();
     this.frameBuffer.destroy();
-    this.drawArgs.destroy();
-    this.depthRange.destroy();
+    this.counters.destroy();
   }
 }
