@@ -60,39 +60,51 @@ const CULLED = 0xffffffffu;
 const SH_C0: f32 = 0.28209479177387814;
 const SH_C1: f32 = 0.4886025119029199;
 
-fn shCoeff(i: u32, k: u32) -> vec3f {
-  // Coefficient k (1-based band index minus one) of splat i: halves (3k, 3k+1, 3k+2).
-  let base = i * SH_REST_STRIDE * 2u + k * 3u;
-  var out: vec3f;
-  for (var c = 0u; c < 3u; c++) {
-    let h = base + c;
-    let pair = unpack2x16float(shRest[h / 2u]);
-    out[c] = select(pair.x, pair.y, (h & 1u) == 1u);
-  }
-  return out;
+// Coefficients k and k + 1 (k even) of splat i: the six halves 3k … 3k + 5 are the three words
+// from 3k / 2 (a pair never straddles a splat's start, which is word-aligned). For the last pair
+// of degrees 1 and 3 the second coefficient does not exist and is never used.
+struct ShPair {
+  a: vec3f,
+  b: vec3f,
+}
+
+fn shPair(i: u32, k: u32) -> ShPair {
+  let w = i * SH_REST_STRIDE + (3u * k) / 2u;
+  let x = unpack2x16float(shRest[w]);
+  let y = unpack2x16float(shRest[w + 1u]);
+  let z = unpack2x16float(shRest[w + 2u]);
+  return ShPair(vec3f(x, y.x), vec3f(y.y, z));
 }
 
 fn colorFromSh(i: u32, dc: vec3f, d: vec3f) -> vec3f {
   var c = SH_C0 * dc;
   if (SH_DEGREE > 0u) {
     let x = d.x; let y = d.y; let z = d.z;
-    c += -SH_C1 * y * shCoeff(i, 0u) + SH_C1 * z * shCoeff(i, 1u) - SH_C1 * x * shCoeff(i, 2u);
+    let p01 = shPair(i, 0u);
+    let p23 = shPair(i, 2u);
+    c += -SH_C1 * y * p01.a + SH_C1 * z * p01.b - SH_C1 * x * p23.a;
     if (SH_DEGREE > 1u) {
       let xx = x * x; let yy = y * y; let zz = z * z;
       let xy = x * y; let yz = y * z; let xz = x * z;
-      c += 1.0925484305920792 * xy * shCoeff(i, 3u)
-         - 1.0925484305920792 * yz * shCoeff(i, 4u)
-         + 0.31539156525252005 * (2.0 * zz - xx - yy) * shCoeff(i, 5u)
-         - 1.0925484305920792 * xz * shCoeff(i, 6u)
-         + 0.5462742152960396 * (xx - yy) * shCoeff(i, 7u);
+      let p45 = shPair(i, 4u);
+      let p67 = shPair(i, 6u);
+      c += 1.0925484305920792 * xy * p23.b
+         - 1.0925484305920792 * yz * p45.a
+         + 0.31539156525252005 * (2.0 * zz - xx - yy) * p45.b
+         - 1.0925484305920792 * xz * p67.a
+         + 0.5462742152960396 * (xx - yy) * p67.b;
       if (SH_DEGREE > 2u) {
-        c += -0.5900435899266435 * y * (3.0 * xx - yy) * shCoeff(i, 8u)
-           + 2.890611442640554 * xy * z * shCoeff(i, 9u)
-           - 0.4570457994644658 * y * (4.0 * zz - xx - yy) * shCoeff(i, 10u)
-           + 0.3731763325901154 * z * (2.0 * zz - 3.0 * xx - 3.0 * yy) * shCoeff(i, 11u)
-           - 0.4570457994644658 * x * (4.0 * zz - xx - yy) * shCoeff(i, 12u)
-           + 1.445305721320277 * z * (xx - yy) * shCoeff(i, 13u)
-           - 0.5900435899266435 * x * (xx - 3.0 * yy) * shCoeff(i, 14u);
+        let p89 = shPair(i, 8u);
+        let p1011 = shPair(i, 10u);
+        let p1213 = shPair(i, 12u);
+        let p1415 = shPair(i, 14u);
+        c += -0.5900435899266435 * y * (3.0 * xx - yy) * p89.a
+           + 2.890611442640554 * xy * z * p89.b
+           - 0.4570457994644658 * y * (4.0 * zz - xx - yy) * p1011.a
+           + 0.3731763325901154 * z * (2.0 * zz - 3.0 * xx - 3.0 * yy) * p1011.b
+           - 0.4570457994644658 * x * (4.0 * zz - xx - yy) * p1213.a
+           + 1.445305721320277 * z * (xx - yy) * p1213.b
+           - 0.5900435899266435 * x * (xx - 3.0 * yy) * p1415.a;
       }
     }
   }
