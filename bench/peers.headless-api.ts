@@ -189,6 +189,13 @@ class PlayCanvasPeer {
   }
 }
 
+/**
+ * Times Curbside and PlayCanvas (as shipped, then with its culling off) on each file of `req`, in
+ * alternating blocks, and returns the medians, the pass times, the PSNRs and the first-frame images.
+ *
+ * @throws SplatFormatError for a capture that does not load; Error when PlayCanvas cannot load it
+ *   or gets no WebGPU device.
+ */
 export async function runPeerBenchmark(req: PeerBenchRequest): Promise<PeerBenchResult> {
   const acquired = await acquireDevice({ optionalFeatures: ['timestamp-query'] });
   const device = acquired.device;

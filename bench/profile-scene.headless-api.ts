@@ -48,6 +48,11 @@ export interface SceneProfileResult {
   rows: SceneProfileRow[];
 }
 
+/**
+ * Loads `req.file`, renders `warmup` + `frames` frames along the orbit and returns one row of medians.
+ *
+ * @throws SplatFormatError for a capture that does not load; Error on device loss (named).
+ */
 export async function profileSplatScene(req: SceneProfileRequest): Promise<SceneProfileResult> {
   const acquired = await acquireDevice({ optionalFeatures: ['timestamp-query'] });
   const device = acquired.device;

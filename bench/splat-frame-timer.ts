@@ -57,6 +57,7 @@ export class SplatFrameTimer {
     private readonly profiler: GpuProfiler,
   ) {}
 
+  /** A renderer (with a 4-span profiler) and a width × height offscreen target on `device`. */
   static async create(device: GPUDevice, width: number, height: number): Promise<SplatFrameTimer> {
     const profiler = new GpuProfiler(device, 4);
     const renderer = await SplatRenderer.create(device, { colorFormat: OFFSCREEN_COLOR_FORMAT, depthFormat: OFFSCREEN_DEPTH_FORMAT, profiler });

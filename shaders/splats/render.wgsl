@@ -1,5 +1,7 @@
-// Splat render pass: one instanced quad (triangle strip, 4 vertices) per visible splat, drawn in
-// sorted back-to-front order and blended with premultiplied alpha ("over"). Depth-tested against
+// Splat render pass: one non-instanced draw, two triangles (6 vertices) per visible splat: the
+// bounding rectangle of its α ≥ 1/255 ellipse in its eigenbasis, in sorted back-to-front order,
+// blended with premultiplied alpha ("over"). SwiftShader pays per instance, so one instance of
+// 6·V vertices is far faster there than V instanced quads (bench/RESULTS.md). Depth-tested against
 // the caller's opaque depth buffer, never written. Prepended: common/camera.wgsl, splats/splat-types.wgsl.
 //
 // Fragment α = min(0.99, o · exp(−½ dᵀ Σ'⁻¹ d)), discarded below 1/255

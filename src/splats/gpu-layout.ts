@@ -7,9 +7,12 @@
  * | splats       | 64 B             | `Splat`: position f32×3, opacity, rotation (w,x,y,z), scale f32×3, pad, shDc f32×3, pad |
  * | shRest       | SH_REST_STRIDE×4 | K×3 binary16 values (coefficient-major, channel-minor) packed two per u32, zero-padded |
  * | projected    | 32 B             | `ProjectedSplat`: centre px, √λ₁e₁ px, √λ₂ px, NDC depth, colour rg, (b, opacity) as f16 pairs |
- * | sort keys    | 4 B              | f32 bits of the camera depth (0xffffffff culled), then the quantised reversed depth key |
- * | sort values  | 4 B              | splat index                                                     |
- * | depth range  | 8 B              | ~bits(min depth), bits(max depth) of the visible splats (atomicMax; cleared to 0 each frame) |
+ * | depths       | 4 B              | f32 bits of the splat's camera depth (valid where its visibility bit is set) |
+ * | visible bits | 1 bit            | visible this frame, whole blocks of 256 (cleared each frame)    |
+ * | block offsets| 4 B / 256 splats | visible splats per block, then their exclusive scan             |
+ * | sort keys    | 4 B              | compacted: the visible splats' quantised reversed depth keys (first V used) |
+ * | sort values  | 4 B              | compacted: their splat indices                                  |
+ * | counters     | 32 B per frame   | visible count V, ~bits(min depth), bits(max depth), pad, drawIndirect args (preprocess-pass.ts: FRAME_COUNTERS) |
  */
 import { toHalfBits } from '../gpu/half-float';
 import { shRestCount, type SplatCloud } from './splat-cloud';

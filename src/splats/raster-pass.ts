@@ -1,5 +1,5 @@
 /**
- * The splat raster pass (`shaders/splats/render.wgsl`): instanced quads in sorted back-to-front
+ * The splat raster pass (`shaders/splats/render.wgsl`): two triangles per splat in sorted back-to-front
  * order (rectangles around each splat's α ≥ 1/255 ellipse), premultiplied-alpha "over" blending, depth-tested (not written) against the caller's
  * opaque depth buffer so opaque geometry (pedestrians, markers) composites in front of and behind
  * splats. Reference: reference-renderer.ts.

@@ -17,7 +17,8 @@ const MiB = 1024 * 1024;
 
 /**
  * Per-splat bytes of every buffer the renderer allocates for a scene of this SH degree: splat
- * records, SH, projected splats and the sort's two key/value pairs.
+ * records, SH, projected splats, the sort's two key/value pairs and the depths (visibility bits and
+ * block offsets, 1/8 + 1/64 byte per splat, are left out).
  */
 export function splatBytesPerSplat(shDegree: number): Record<string, number> {
   return {
@@ -25,6 +26,7 @@ export function splatBytesPerSplat(shDegree: number): Record<string, number> {
     shRest: shRestStride(shDegree) * 4,
     projected: PROJECTED_SPLAT_LAYOUT.size,
     sortKeysAndValues: 16,
+    depths: 4,
   };
 }
 
