@@ -1,7 +1,9 @@
 // Splat preprocess: one thread per splat. Prepended: common/camera.wgsl, splats/splat-types.wgsl.
 //
 // Entry point `preprocess` (Kerbl et al. 2023 §4 eqs. 5–6; reference rasteriser forward.cu:
-// preprocessCUDA), per splat:
+// preprocessCUDA), per splat j of this frame's visible cell ranges (binding 11: (start, count,
+// prefix) per range; splat i = start + j − prefix of the range holding j); per-frame arrays
+// (projected, depths, visibility bits, sort values) are indexed by j:
 //  1. camera-relative centre, near-plane cull;
 //  2. 3D covariance Σ = R S Sᵀ Rᵀ from the quaternion and scales;
 //  3. EWA projection Σ' = J W Σ Wᵀ Jᵀ with J at the clamped (1.3 × FOV) centre, + 0.3 px² dilation;
@@ -25,7 +27,8 @@
 // 5 depths, 6 sort keys, 7 sort values, 8 counters [visibleCount V, ~bits(min depth), bits(max
 // depth), 0, then the drawIndirect arguments vertexCount, instanceCount, firstVertex,
 // firstInstance], 9 blockOffsets (visible count per block, then its exclusive scan), 10 visibleBits
-// (one bit per splat). Counters 0–3 and visibleBits are cleared to 0 by the caller every frame.
+// (one bit per splat), 11 cell ranges. Counters 0–4 and visibleBits are cleared to 0 by the caller
+// every frame.
 
 override WORKGROUP_SIZE: u32 = 256u;
 override SH_DEGREE: u32 = 0u;
@@ -45,6 +48,7 @@ override ALPHA_MIN: f32 = 0.00392156862745098;   // smallest α that contributes
 @group(0) @binding(8) var<storage, read_write> counters: array<atomic<u32>, 8>;
 @group(0) @binding(9) var<storage, read_write> blockOffsets: array<u32>;
 @group(0) @binding(10) var<storage, read_write> visibleBits: array<atomic<u32>>;
+@group(0) @binding(11) var<storage, read> ranges: array<vec4u>;   // (start, count, prefix, 0)
 
 // Indices into `counters` (splat-renderer.ts: FRAME_COUNTERS).
 const VISIBLE_COUNT = 0u;
@@ -120,19 +124,31 @@ fn quatToMat(q: vec4f) -> mat3x3f {
     vec3f(2.0 * (x * z + w * y), 2.0 * (y * z - w * x), 1.0 - 2.0 * (x * x + y * y)));
 }
 
-fn cull(i: u32) -> bool {
-  projected[i].sigmaMinor = 0.0;
+fn cull(j: u32) -> bool {
+  projected[j].sigmaMinor = 0.0;
   return false;
 }
 
-// Steps 1–6 for splat i; true when it is visible.
-fn project(i: u32) -> bool {
+// The scene index of frame splat j: binary search for the last range whose prefix is ≤ j.
+fn splatIndex(j: u32) -> u32 {
+  var lo = 0u;
+  var hi = frame.rangeCount - 1u;
+  while (lo < hi) {
+    let mid = (lo + hi + 1u) / 2u;
+    if (ranges[mid].z <= j) { lo = mid; } else { hi = mid - 1u; }
+  }
+  let r = ranges[lo];
+  return r.x + (j - r.z);
+}
+
+// Steps 1–6 for frame splat j (scene splat i); true when it is visible.
+fn project(j: u32, i: u32) -> bool {
   let s = splats[i];
 
   // 1. Camera-relative centre.
   let rel = (s.position - camera.eyeHigh) - camera.eyeLow;
   let t = (camera.viewRotation * vec4f(rel, 0.0)).xyz;
-  if (t.z <= camera.near || t.z >= camera.far) { return cull(i); }
+  if (t.z <= camera.near || t.z >= camera.far) { return cull(j); }
 
   // 2. Σ = M Mᵀ with M = R S.
   let M = quatToMat(s.rotation) * mat3x3f(vec3f(s.scale.x, 0.0, 0.0), vec3f(0.0, s.scale.y, 0.0), vec3f(0.0, 0.0, s.scale.z));
@@ -155,7 +171,7 @@ fn project(i: u32) -> bool {
 
   // 4. Eigenbasis and opacity-aware extent.
   let det = a * c - b * b;
-  if (!(det > 0.0) || !(s.opacity >= ALPHA_MIN)) { return cull(i); }
+  if (!(det > 0.0) || !(s.opacity >= ALPHA_MIN)) { return cull(j); }
   let k = sqrt(2.0 * log(s.opacity / ALPHA_MIN));
   let mid = 0.5 * (a + c);
   let lambda1 = mid + sqrt(max(0.0, mid * mid - det));
@@ -166,16 +182,16 @@ fn project(i: u32) -> bool {
   let half = k * sqrt(vec2f(a, c));
   let center = vec2f(fx * t.x / t.z, fy * t.y / t.z) + camera.principal;
   if (center.x + half.x < 0.0 || center.x - half.x > camera.viewport.x ||
-      center.y + half.y < 0.0 || center.y - half.y > camera.viewport.y) { return cull(i); }
+      center.y + half.y < 0.0 || center.y - half.y > camera.viewport.y) { return cull(j); }
 
   // 5. View-dependent colour.
   let color = colorFromSh(i, s.shDc, normalize(rel));
 
   // 6. Outputs.
-  projected[i] = ProjectedSplat(center, e1 * sqrt(lambda1), sqrt(lambda2), cameraDepthToNdc(camera, t.z),
+  projected[j] = ProjectedSplat(center, e1 * sqrt(lambda1), sqrt(lambda2), cameraDepthToNdc(camera, t.z),
                                 pack2x16float(color.rg), pack2x16float(vec2f(color.b, s.opacity)));
   let depthBits = bitcast<u32>(t.z);
-  depths[i] = depthBits;
+  depths[j] = depthBits;
   atomicMax(&counters[MIN_DEPTH], ~depthBits);
   atomicMax(&counters[MAX_DEPTH], depthBits);
   return true;
@@ -183,9 +199,9 @@ fn project(i: u32) -> bool {
 
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn preprocess(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
-  let i = gid.x + gid.y * nwg.x * WORKGROUP_SIZE;
-  if (i >= frame.splatCount) { return; }
-  if (project(i)) { atomicOr(&visibleBits[i / 32u], 1u << (i % 32u)); }
+  let j = gid.x + gid.y * nwg.x * WORKGROUP_SIZE;
+  if (j >= frame.splatCount) { return; }
+  if (project(j, splatIndex(j))) { atomicOr(&visibleBits[j / 32u], 1u << (j % 32u)); }
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)

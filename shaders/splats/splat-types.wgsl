@@ -27,8 +27,8 @@ struct ProjectedSplat {
 
 // Per-frame values of the splat passes other than the camera.
 struct SplatFrame {
-  splatCount: u32,
+  splatCount: u32,   // splats in this frame's visible cell ranges (M ≤ the scene's count)
   keyBits: u32,      // depth key width (projection.ts: depthKeyBits)
-  pad1: u32,
+  rangeCount: u32,   // entries of the cell range table
   pad2: u32,
 }

@@ -19,18 +19,22 @@ import { shRestCount, type SplatCloud } from './splat-cloud';
 
 export const SPLAT_LAYOUT = { size: 64, position: 0, opacity: 12, rotation: 16, scale: 32, shDc: 48 } as const;
 export const PROJECTED_SPLAT_LAYOUT = { size: 32, centerPx: 0, axisMajor: 8, sigmaMinor: 16, depthNdc: 20, colorRG: 24, colorBO: 28 } as const;
-export const SPLAT_FRAME_LAYOUT = { size: 16, splatCount: 0, keyBits: 4 } as const;
+export const SPLAT_FRAME_LAYOUT = { size: 16, splatCount: 0, keyBits: 4, rangeCount: 8 } as const;
 
 /** u32 words of packed binary16 SH per splat for a degree (at least 1 so the binding is never empty). */
 export function shRestStride(degree: number): number {
   return Math.max(1, Math.ceil((shRestCount(degree) * 3) / 2));
 }
 
-/** Packs positions, opacities, rotations, scales and SH dc into `Splat` records. */
-export function packSplats(cloud: SplatCloud): Float32Array<ArrayBuffer> {
+/**
+ * Packs positions, opacities, rotations, scales and SH dc into `Splat` records; record k holds
+ * splat `order[k]` (default: splat k).
+ */
+export function packSplats(cloud: SplatCloud, order?: Uint32Array): Float32Array<ArrayBuffer> {
   const out = new Float32Array(cloud.count * (SPLAT_LAYOUT.size / 4));
-  for (let i = 0; i < cloud.count; i++) {
-    const o = i * 16;
+  for (let k = 0; k < cloud.count; k++) {
+    const i = order ? order[k] : k;
+    const o = k * 16;
     out.set(cloud.positions.subarray(i * 3, i * 3 + 3), o);
     out[o + 3] = cloud.opacities[i];
     out.set(cloud.rotations.subarray(i * 4, i * 4 + 4), o + 4);
@@ -40,16 +44,17 @@ export function packSplats(cloud: SplatCloud): Float32Array<ArrayBuffer> {
   return out;
 }
 
-/** Packs the higher-band SH as binary16 pairs, `shRestStride(degree)` words per splat. */
-export function packShRest(cloud: SplatCloud): Uint32Array<ArrayBuffer> {
+/** Packs the higher-band SH as binary16 pairs, `shRestStride(degree)` words per splat; slot k holds splat `order[k]`. */
+export function packShRest(cloud: SplatCloud, order?: Uint32Array): Uint32Array<ArrayBuffer> {
   const stride = shRestStride(cloud.shDegree);
   const out = new Uint32Array(Math.max(1, cloud.count) * stride);
   const perSplat = shRestCount(cloud.shDegree) * 3;
   if (perSplat === 0) return out;
-  for (let i = 0; i < cloud.count; i++) {
+  for (let k = 0; k < cloud.count; k++) {
+    const i = order ? order[k] : k;
     for (let h = 0; h < perSplat; h++) {
       const bits = toHalfBits(cloud.shRest[i * perSplat + h]);
-      out[i * stride + (h >> 1)] |= h & 1 ? bits << 16 : bits;
+      out[k * stride + (h >> 1)] |= h & 1 ? bits << 16 : bits;
     }
   }
   return out;

@@ -32,6 +32,8 @@ export interface PreprocessBindings {
   counters: GPUBuffer;
   /** ⌈N / COMPACT_BLOCK_SIZE⌉ u32: visible splats per block, then their exclusive scan. */
   blockOffsets: GPUBuffer;
+  /** This frame's visible cell ranges: (start, count, prefix, 0) u32 quadruples (SplatSceneBuffers.visibleRanges). */
+  ranges: GPUBuffer;
   /** One bit per splat, whole blocks (compactBlocks(N) · COMPACT_BLOCK_SIZE / 32 u32): visible this frame (cleared to 0 every frame). */
   visibleBits: GPUBuffer;
 }
@@ -78,6 +80,7 @@ export class SplatPreprocessPass {
         entry(8, 'storage'),
         entry(9, 'storage'),
         entry(10, 'storage'),
+        entry(11, 'read-only-storage'),
       ],
     });
     const pipelineLayout = device.createPipelineLayout({ label: 'SplatPreprocessPass.pipelineLayout', bindGroupLayouts: [layout] });
@@ -121,7 +124,7 @@ export class SplatPreprocessPass {
   }
 
   bindGroup(b: PreprocessBindings): GPUBindGroup {
-    const buffers = [b.camera, b.frame, b.splats, b.shRest, b.projected, b.depths, b.sortKeys, b.sortValues, b.counters, b.blockOffsets, b.visibleBits];
+    const buffers = [b.camera, b.frame, b.splats, b.shRest, b.projected, b.depths, b.sortKeys, b.sortValues, b.counters, b.blockOffsets, b.visibleBits, b.ranges];
     return this.device.createBindGroup({
       label: 'SplatPreprocessPass.bindGroup',
       layout: this.layout,
@@ -130,7 +133,8 @@ export class SplatPreprocessPass {
   }
 
   /**
-   * Records the projection dispatch over `count` splats, the per-block visible counts and their
+   * Records the projection dispatch over this frame's `count` splats (those of the visible cell
+   * ranges, written to the range table and the frame uniform by the caller), the per-block visible counts and their
    * scan (`blockScan` over `blockOffsets`), and the compaction of the visible splats' keys (it
    * needs the depth range of every visible splat and the scanned offsets). The caller clears the
    * visible count, the depth range and the visibility bits before.

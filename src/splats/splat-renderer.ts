@@ -38,6 +38,10 @@ export class SplatRenderer {
   private readonly frameScratch = new Uint32Array(SPLAT_FRAME_LAYOUT.size / 4);
   private capacity = 0;
   private projected: GPUBuffer | null = null;
+  private ranges: GPUBuffer | null = null;
+  private rangeScratch = new Uint32Array(4);
+  /** Splats in the visible cell ranges of the last encoded frame (M ≤ the scene's count). */
+  lastFrameSplats = 0;
   private depths: GPUBuffer | null = null;
   private blockOffsets: GPUBuffer | null = null;
   private visibleBits: GPUBuffer | null = null;
@@ -94,9 +98,10 @@ export class SplatRenderer {
       this.capacity = n;
     }
     this.scene = scene;
-    this.frameScratch[SPLAT_FRAME_LAYOUT.splatCount / 4] = scene.count;
+    this.ranges?.destroy();
+    this.ranges = this.device.createBuffer({ label: 'SplatRenderer.ranges', size: scene.maxRanges * 16, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
+    this.rangeScratch = new Uint32Array(scene.maxRanges * 4);
     this.frameScratch[SPLAT_FRAME_LAYOUT.keyBits / 4] = depthKeyBits(scene.count);
-    this.device.queue.writeBuffer(this.frameBuffer, 0, this.frameScratch);
     this.preprocessBindGroup = this.preprocess.bindGroup({
       camera: this.cameraBuffer,
       frame: this.frameBuffer,
@@ -109,6 +114,7 @@ export class SplatRenderer {
       counters: this.counters,
       blockOffsets: this.blockOffsets!,
       visibleBits: this.visibleBits!,
+      ranges: this.ranges,
     });
     this.rasterBindGroup = this.raster.bindGroup(this.cameraBuffer, this.projected!, this.sortValues!);
   }
@@ -124,9 +130,17 @@ export class SplatRenderer {
       throw new Error('SplatRenderer.encode: no scene set (call setScene first)');
     }
     this.device.queue.writeBuffer(this.cameraBuffer, 0, packCameraUniform(camera, this.cameraScratch));
-    encoder.clearBuffer(this.counters, 0, FRAME_COUNTERS.drawArgs * 4);
+    // The cells in view (CPU frustum test of their bounds): the preprocess runs over their splats only.
+    const { ranges, splats } = scene.visibleRanges(camera, this.rangeScratch);
+    this.lastFrameSplats = splats;
+    this.frameScratch[SPLAT_FRAME_LAYOUT.splatCount / 4] = splats;
+    this.frameScratch[SPLAT_FRAME_LAYOUT.rangeCount / 4] = ranges;
+    this.device.queue.writeBuffer(this.frameBuffer, 0, this.frameScratch);
+    if (ranges > 0) this.device.queue.writeBuffer(this.ranges!, 0, this.rangeScratch, 0, ranges * 4);
+    // Visible count, depth range and the draw's vertex count start at 0 (the instance count stays 1).
+    encoder.clearBuffer(this.counters, 0, (FRAME_COUNTERS.drawArgs + 1) * 4);
     encoder.clearBuffer(this.visibleBits!);
-    this.preprocess.encode(encoder, this.preprocessBindGroup, scene.shDegree, scene.count, this.blockScan!, this.blockOffsets!, this.profiler?.span('splats.preprocess'));
+    this.preprocess.encode(encoder, this.preprocessBindGroup, scene.shDegree, splats, this.blockScan!, this.blockOffsets!, this.profiler?.span('splats.preprocess'));
     this.sort.encode(encoder, this.sortKeys!, this.sortValues!, this.counters, depthKeyBits(scene.count), this.profiler?.span('splats.sort'));
     this.raster.encode(encoder, this.rasterBindGroup, this.counters, FRAME_COUNTERS.drawArgs * 4, target, this.profiler?.span('splats.raster'));
   }
@@ -153,6 +167,7 @@ export class SplatRenderer {
 
   destroy(): void {
     this.destroyWorkingBuffers();
+    this.ranges?.destroy();
     this.cameraBuffer.destroy();
     this.frameBuffer.destroy();
     this.counters.destroy();

@@ -2,6 +2,8 @@
  * GPU-resident copy of a {@link SplatCloud}: the `Splat` records and the packed SH buffer
  * (layouts in gpu-layout.ts). Uploaded once; the renderer reads them every frame.
  */
+import type { CameraModel } from '../gpu/camera';
+import { buildSpatialCells, visibleRanges, type SpatialCells } from './spatial-cells';
 import { packShRest, packSplats, shRestStride, SPLAT_LAYOUT, PROJECTED_SPLAT_LAYOUT } from './gpu-layout';
 import type { SplatCloud } from './splat-cloud';
 
@@ -50,28 +52,57 @@ export function checkSplatMemory(device: GPUDevice, file: string, count: number,
   }
 }
 
-/** The uploaded scene. Owns its buffers; `destroy` frees them. */
+/** Scenes at least this large are split into spatial cells and culled by frustum per frame. */
+export const SPATIAL_CELLS_MIN_SPLATS = 65_536;
+
+/**
+ * The uploaded scene. Owns its buffers; `destroy` frees them. Scenes of SPATIAL_CELLS_MIN_SPLATS
+ * splats or more are uploaded in spatial-cell order (`cells`), so each frame draws only the cells
+ * in view; smaller ones keep the cloud's order and form one range.
+ */
 export class SplatSceneBuffers {
   readonly count: number;
   readonly shDegree: number;
   readonly splats: GPUBuffer;
   readonly shRest: GPUBuffer;
+  /** The cells of the upload order, or null when the scene is one range (the cloud's order). */
+  readonly cells: SpatialCells | null;
 
   /**
    * @param file Names the scene in errors.
+   * @param cells Split into spatial cells (default: when the scene has SPATIAL_CELLS_MIN_SPLATS or more).
    * @throws SplatMemoryError when the scene does not fit the device's limits.
    */
-  constructor(device: GPUDevice, cloud: SplatCloud, file = 'scene', label = 'SplatSceneBuffers') {
+  constructor(device: GPUDevice, cloud: SplatCloud, file = 'scene', label = 'SplatSceneBuffers', cells = cloud.count >= SPATIAL_CELLS_MIN_SPLATS) {
     if (cloud.count === 0) throw new SplatMemoryError(`${file}: the scene has no splats`);
     checkSplatMemory(device, file, cloud.count, cloud.shDegree);
     this.count = cloud.count;
     this.shDegree = cloud.shDegree;
-    const splatData = packSplats(cloud);
+    this.cells = cells ? buildSpatialCells(cloud) : null;
+    const order = this.cells?.order;
+    const splatData = packSplats(cloud, order);
     this.splats = device.createBuffer({ label: `${label}.splats`, size: splatData.byteLength, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
     device.queue.writeBuffer(this.splats, 0, splatData);
-    const sh = packShRest(cloud);
+    const sh = packShRest(cloud, order);
     this.shRest = device.createBuffer({ label: `${label}.shRest`, size: sh.byteLength, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
     device.queue.writeBuffer(this.shRest, 0, sh);
+  }
+
+  /** Number of range-table entries `visibleRanges` may write (at most one per cell). */
+  get maxRanges(): number {
+    return this.cells ? this.cells.count.length : 1;
+  }
+
+  /**
+   * The splat index ranges a camera can see, as (start, count, prefix, 0) quadruples in `out`;
+   * returns the number of ranges and of splats in them.
+   */
+  visibleRanges(camera: CameraModel, out: Uint32Array): { ranges: number; splats: number } {
+    if (!this.cells) {
+      out.set([0, this.count, 0, 0]);
+      return { ranges: 1, splats: this.count };
+    }
+    return visibleRanges(this.cells, camera, out);
   }
 
   destroy(): void {
