@@ -13,6 +13,7 @@ import { PNG } from 'pngjs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemo, type DemoHarness } from './demo-harness';
+import { SHARED_DATA } from './shared-data';
 
 const QUERY = 'w=320&h=240&maxSplats=25000&viewDistance=30';
 type Demo = { frames: number; state: () => { hud: string; time: number; robot: { x: number; y: number; yaw: number } }; policy: () => string; selectPolicy: (k: string) => void; runToEnd: () => Promise<unknown>; recordingHash: () => string; pedestrianCount: () => number };
@@ -89,6 +90,20 @@ describe('demo page', () => {
     await page.waitForFunction(() => /truncated\.ply/.test(document.getElementById('banner')!.textContent ?? ''), undefined, { timeout: 10_000 });
     await page.close();
   }, 90_000);
+
+  it('shows a SOG capture dropped as its folder\'s files (meta.json and the WebP images)', async () => {
+    const page = await h.open(`${QUERY}&suite=city&walkers=0&bodies=0`);
+    const base = `/@fs${resolve(SHARED_DATA, 'splats/semarang-sog/5_9')}/`;
+    const names = ['meta.json', 'means_l.webp', 'means_u.webp', 'quats.webp', 'scales.webp', 'sh0.webp', 'shN_centroids.webp', 'shN_labels.webp'];
+    const dataTransfer = await page.evaluateHandle(async ([b, ns]) => {
+      const dt = new DataTransfer();
+      for (const n of ns) dt.items.add(new File([await (await fetch(b + n)).arrayBuffer()], n));
+      return dt;
+    }, [base, names] as const);
+    await page.dispatchEvent('#view', 'drop', { dataTransfer });
+    await page.waitForFunction(() => /meta\.json: 252,828 splats shown/.test(document.getElementById('banner')!.textContent ?? ''), undefined, { timeout: 60_000 });
+    await page.close();
+  }, 120_000);
 
   it('drives the robot with the example ONNX policy picked in the panel', async () => {
     const page = await h.open(`${QUERY}&suite=city&walkers=2&bodies=0&camera=follow`);

@@ -17,6 +17,8 @@ import { CAMERA_MODES, clampOrbit, defaultOrbit, type CameraMode, type OrbitCont
 import { CanvasRecorder, canvasPng, download } from './capture';
 import { DemoRenderer } from './demo-renderer';
 import { parseDroppedFiles } from './dropped-file';
+import { isSogFileSet, loadSogFiles } from '../splats/load-source';
+import type { SplatCloud } from '../splats/splat-cloud';
 import { episodeActions, episodeFromHash, episodeToHash, type EpisodeFile } from './episode-file';
 import { drawMinimap, hudText, type HudStats } from './hud';
 import { timeOfDayLighting } from './lighting';
@@ -192,8 +194,20 @@ async function main(): Promise<void> {
       if (old !== onnx) old.destroy();
     }
   };
+  const showSplats = async (name: string, cloud: SplatCloud) => {
+    await renderer.setSplats(cloud, name);
+    stats.splats = stats.splatsInView = renderer.splatCount;
+    panel.camera.value = 'orbit';
+    showBanner(`${name}: ${cloud.count.toLocaleString('en')} splats shown in their own frame (not the world's); restart to return to the city.`);
+  };
   const openFiles = async (files: readonly File[]) => {
     const entries = await Promise.all(files.map(async (f) => ({ name: f.name, bytes: new Uint8Array(await f.arrayBuffer()) })));
+    if (isSogFileSet(entries)) {
+      // SOG images are decoded on the GPU, so this capture format loads here rather than in parseDroppedFiles.
+      const name = entries.find((f) => /\.sog$/i.test(f.name))?.name ?? 'meta.json';
+      await showSplats(name, await loadSogFiles(entries, renderer.device));
+      return;
+    }
     const d = parseDroppedFiles(entries, pendingManifest);
     if (d.kind === 'policy') await useDroppedModel(d.model, d.name, d.manifest, d.manifestFile);
     else if (d.kind === 'policy-manifest') {
@@ -207,10 +221,7 @@ async function main(): Promise<void> {
       await refreshScenarios();
       await startSelected();
     } else {
-      await renderer.setSplats(d.cloud, d.name);
-      stats.splats = stats.splatsInView = renderer.splatCount;
-      panel.camera.value = 'orbit';
-      showBanner(`${d.name}: ${d.cloud.count.toLocaleString('en')} splats shown in their own frame (not the world's); restart to return to the city.`);
+      await showSplats(d.name, d.cloud);
     }
   };
   panel.openFile.onchange = () => { const f = [...(panel.openFile.files ?? [])]; if (f.length) openFiles(f).catch((e: Error) => showBanner(e.message)); };

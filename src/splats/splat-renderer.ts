@@ -1,6 +1,7 @@
 /**
- * Gaussian-splat renderer: preprocess (compute: projection, then key quantisation) → radix sort by
- * depth (compute) → raster (render).
+ * Gaussian-splat renderer: cells in view (CPU, scenes with spatial cells) → preprocess (compute:
+ * projection, then compaction of the visible splats with their depth keys) → radix sort by depth
+ * (compute) → raster (render).
  *
  * Owns the per-scene working buffers (projected splats, depths, compacted sort keys and values,
  * per-workgroup visible counts and their scan, the visible count and depth range, indirect draw
