@@ -6,19 +6,13 @@
 import { median } from '../src/bench/metrics';
 import type { Vec3 } from '../src/gpu/camera';
 import { acquireDevice, describeAdapter, raceDeviceLoss } from '../src/gpu/device';
-import { captureCamera } from '../src/splats/framing';
+import { captureCamera, type CaptureViewRequest } from '../src/splats/framing';
 import { loadSplatSource, type SplatSource } from '../src/splats/load-source';
 import { SplatSceneBuffers } from '../src/splats/splat-scene-buffers';
 import { orbitCamera, SplatFrameTimer } from './splat-frame-timer';
 
-export interface SceneProfileRequest {
+export interface SceneProfileRequest extends CaptureViewRequest {
   file: SplatSource;
-  width: number;
-  height: number;
-  fovYDeg: number;
-  eye?: Vec3;
-  target?: Vec3;
-  up?: Vec3;
   /** Degrees the camera turns about the target per frame (0: a still camera). */
   orbitDeg: number;
   /** Timed frames (after `warmup` untimed ones). */

@@ -5,23 +5,17 @@
 import { acquireDevice, describeAdapter, raceDeviceLoss } from '../gpu/device';
 import { toRgba8 } from '../gpu/readback';
 import { loadSplatSource } from './load-source';
-import { captureCamera } from './framing';
+import { captureCamera, type CaptureViewRequest } from './framing';
 import { renderSplatsOffscreen } from './offscreen';
 import type { PinholeCamera, Vec3 } from '../gpu/camera';
 import { toBase64 } from '../cli/page-io';
 
 /** A render request from `npm run render`. */
-export interface RenderRequest {
+export interface RenderRequest extends CaptureViewRequest {
   fileUrl: string;
   fileName: string;
   /** For a folder of SOG datasets: their meta.json paths relative to `fileUrl`. */
   sogParts?: string[];
-  width: number;
-  height: number;
-  fovYDeg: number;
-  eye?: Vec3;
-  target?: Vec3;
-  up?: Vec3;
 }
 
 export interface RenderResult {
