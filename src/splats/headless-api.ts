@@ -7,7 +7,7 @@ import { toRgba8 } from '../gpu/readback';
 import { loadSplatSource } from './load-source';
 import { captureCamera, type CaptureViewRequest } from './framing';
 import { renderSplatsOffscreen } from './offscreen';
-import type { PinholeCamera, Vec3 } from '../gpu/camera';
+import type { PinholeCamera } from '../gpu/camera';
 import { toBase64 } from '../cli/page-io';
 
 /** A render request from `npm run render`. */
