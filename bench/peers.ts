@@ -48,7 +48,7 @@ const program = new Command('bench:peers')
   .option('--reference-max <n>', 'largest capture rendered by the f64 reference for PSNR', positiveInt(1e9), 200_000)
   .option('--gpu', "use the machine's GPU instead of SwiftShader")
   .option('--headed', 'show the browser window')
-  .option('--no-write', 'print only; leave bench/RESULTS.md unchanged');
+  .option('--no-write', 'leave bench/RESULTS.md unchanged (bench/out/peers.json and the images are still written)');
 
 const parseSize = (v: string): [number, number] => {
   const [w, h] = v.split('x').map(Number);

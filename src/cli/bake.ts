@@ -62,12 +62,14 @@ runCli(async () => {
   const chunks = [];
   for (let id = 0; id < n; id++) {
     chunks.push(bakeChunk(world, grid, id));
-    if (id % 20 === 19 || id === n - 1) process.stdout.write(`\rbake: chunk ${id + 1}/${n}`);
+    if (process.stdout.isTTY ? id % 20 === 19 || id === n - 1 : (id + 1) % Math.ceil(n / 4) === 0 || id === n - 1) {
+      process.stdout.write(`${process.stdout.isTTY ? '\r' : ''}bake: chunk ${id + 1}/${n}${process.stdout.isTTY ? '' : '\n'}`);
+    }
   }
   const cloud = withShBands(assembleChunks(chunks), o.shDegree, o.world);
   chunks.length = 0;
   const bytes = cloud.count * plyFloatsPerSplat(o.shDegree) * 4;
-  console.log(`\nbake: ${cloud.count.toLocaleString('en')} splats, SH degree ${o.shDegree}, writing ${(bytes / 2 ** 20).toFixed(0)} MB to ${o.out}`);
+  console.log(`${process.stdout.isTTY ? '\n' : ''}bake: ${cloud.count.toLocaleString('en')} splats, SH degree ${o.shDegree}, writing ${(bytes / 2 ** 20).toFixed(0)} MB to ${o.out}`);
   await mkdir(dirname(o.out), { recursive: true });
   const fd = openSync(o.out, 'w');
   try {

@@ -15,7 +15,8 @@ export type SplatFileFormat = 'ply' | 'spz' | 'splat';
 
 /** Human-readable list of the supported formats, used in the "unknown format" error. */
 export const SUPPORTED_SPLAT_FORMATS =
-  'INRIA 3DGS .ply (binary_little_endian), PlayCanvas .compressed.ply, Niantic .spz (v2/v3), antimatter15 .splat';
+  'INRIA 3DGS .ply (binary_little_endian), PlayCanvas .compressed.ply, Niantic .spz (v2/v3), antimatter15 .splat, ' +
+  'PlayCanvas SOG v2 (.sog, meta.json, or a folder of them)';
 
 /**
  * Sniffs a splat file's format.
