@@ -23,7 +23,7 @@ import { frameSplatBounds } from '../src/splats/framing';
 import { psnr, renderSplatsReference } from '../src/splats/reference-renderer';
 import { boundsViewCamera, SplatFrameTimer, orbitCamera, type BoundsView } from './splat-frame-timer';
 import { SplatSceneBuffers } from '../src/splats/splat-scene-buffers';
-import { toBase64 } from '../src/cli/page-io';
+import { toBase64 } from '../src/core/bytes';
 
 /** A start view relative to a capture's bounds (see boundsViewCamera). */
 export type PeerView = BoundsView;

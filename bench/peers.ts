@@ -8,13 +8,13 @@
  * baked into bench/out/ on first use) and the 5 M-splat Semarang SOG capture.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { Command } from 'commander';
 import { PNG } from 'pngjs';
 import { CliError, runCli, withHarness } from '../src/cli/browser-harness';
 import { positiveInt } from '../src/cli/parse';
-import { findSogParts } from '../src/cli/sog-parts';
+import { serveCapture } from '../src/cli/sog-parts';
 import type { PeerBenchResult, PeerView } from './peers.headless-api';
 import { machineLine, markdownTable, writeResultsSection } from './results-file';
 
@@ -81,11 +81,9 @@ runCli(async () => {
     const [width, height] = parseSize(s.size);
     const started = performance.now();
     const result = await withHarness({ headed: o.headed, hardwareGpu: o.gpu }, async (h) => {
-      const file = await h.serveFile(s.path);
-      const sogParts = statSync(s.path).isDirectory() ? findSogParts(s.path) : undefined;
-      if (sogParts?.length === 0) throw new CliError(`${s.path}: a folder without SOG meta.json files`);
+      const file = await serveCapture(h, s.path);
       return h.call<PeerBenchResult>('runPeerBenchmark', {
-        files: [{ ...file, sogParts, view: s.view }], width, height, fovYDeg: o.fovY, orbitDeg: o.orbit, warmup: o.warmup, frames: o.frames, rounds: o.rounds, referenceMaxSplats: o.referenceMax,
+        files: [{ ...file, view: s.view }], width, height, fovYDeg: o.fovY, orbitDeg: o.orbit, warmup: o.warmup, frames: o.frames, rounds: o.rounds, referenceMaxSplats: o.referenceMax,
       });
     });
     ({ adapter, software, playcanvasVersion: pcVersion } = result);

@@ -27,7 +27,7 @@
 //   3  keysOut     storage, read_write  array<u32>
 //   4  valuesOut   storage, read_write  array<u32>
 //   5  histogram   storage, read_write  array<u32>  RADIX_SIZE * maxBlocks counts, then offsets
-//   6  countIn     storage, read        array<u32>  element count at [params.countIndex]
+//   6  countIn     storage, read        array<u32>  element count at [0]
 // prepare: 0 params, 6 countIn, 7 dispatchArgs (storage, read_write, array<u32, 3>).
 
 override RADIX_SORT_WORKGROUP_SIZE: u32;   // invocations per workgroup, a multiple of 32
@@ -39,12 +39,12 @@ override WORDS_PER_DIGIT: u32;             // RADIX_SORT_WORKGROUP_SIZE / 32: on
 struct SortParams {
   shift: u32,           // bit offset of this pass's digit
   maxBlocks: u32,       // ⌈capacity / KEYS_PER_BLOCK⌉: the histogram's row length
-  countIndex: u32,      // index of the element count in countIn (0)
+  pad0: u32,
   maxWorkgroupsX: u32,  // grid width limit of the indirect dispatch
   capacity: u32,        // counts above it are clamped
-  pad0: u32,
   pad1: u32,
   pad2: u32,
+  pad3: u32,
 }
 
 @group(0) @binding(0) var<uniform> params: SortParams;
@@ -65,7 +65,7 @@ fn blocksFor(count: u32) -> u32 {
 
 @compute @workgroup_size(1)
 fn prepare() {
-  let count = min(countIn[params.countIndex], params.capacity);
+  let count = min(countIn[0], params.capacity);
   let blocks = blocksFor(count);
   let x = min(blocks, params.maxWorkgroupsX);
   dispatchArgs[0] = x;
@@ -91,7 +91,7 @@ fn digitOf(key: u32) -> u32 {
 }
 
 fn elementCount() -> u32 {
-  return min(countIn[params.countIndex], params.capacity);
+  return min(countIn[0], params.capacity);
 }
 
 @compute @workgroup_size(RADIX_SORT_WORKGROUP_SIZE)

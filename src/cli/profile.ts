@@ -10,12 +10,11 @@
  * `scene, splats, width, height, frameMs, fps, passes` (preprocess, sort, raster GPU ms), the load
  * time and the camera, in DIR/profile.json.
  */
-import { statSync } from 'node:fs';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { CliError, runCli, withHarness } from './browser-harness';
 import { numberBetween, parseVec3, positiveInt } from './parse';
-import { findSogParts } from './sog-parts';
+import { serveCapture } from './sog-parts';
 import type { SceneProfileResult, SceneProfileRow } from '../../bench/profile-scene.headless-api';
 import type { ProfileConfig, ProfileResult } from '../../bench/profile.headless-api';
 import { profileHtml } from '../../bench/profile-html';
@@ -65,11 +64,9 @@ async function profileScenes(o: { scene: string[]; width: number; height: number
   let software = false;
   for (const path of o.scene) {
     const result = await withHarness({ headed: o.headed, hardwareGpu: o.gpu }, async (h) => {
-      const file = await h.serveFile(path);
-      const sogParts = statSync(path).isDirectory() ? findSogParts(path) : undefined;
-      if (sogParts?.length === 0) throw new CliError(`${path}: a folder, but it holds no SOG meta.json (in it or in its sub-folders)`);
+      const file = await serveCapture(h, path);
       return h.call<SceneProfileResult>('profileSplatScene', {
-        file: { ...file, sogParts }, width: o.width, height: o.height, fovYDeg: o.fovY, eye: o.eye, target: o.target, up: o.up, orbitDeg: o.orbit, frames, warmup: 2,
+        file, width: o.width, height: o.height, fovYDeg: o.fovY, eye: o.eye, target: o.target, up: o.up, orbitDeg: o.orbit, frames, warmup: 2,
       });
     });
     header = machineLine(result.adapter, result.software);

@@ -5,13 +5,12 @@
  * scanned-scene file; with `--map`, the world's top-down map instead. Bad input exits 1 with a
  * one-line error.
  */
-import { statSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { Command } from 'commander';
 import { PNG } from 'pngjs';
 import { CliError, runCli, withHarness } from './browser-harness';
-import { findSogParts } from './sog-parts';
+import { serveCapture } from './sog-parts';
 import { numberBetween, parseVec3, positiveInt } from './parse';
 import type { RenderResult } from '../splats/headless-api';
 import { renderWorldCli, type WorldCliOptions } from '../world/bake/render-cli';
@@ -48,15 +47,12 @@ runCli(async () => {
   const scene = o.scene;
   const started = performance.now();
   const result = await withHarness({ headed: o.headed, hardwareGpu: o.gpu }, async (h) => {
-    const file = await h.serveFile(scene);
-    const isDir = statSync(scene).isDirectory();
-    const sogParts = isDir ? findSogParts(scene) : undefined;
-    if (sogParts?.length === 0) throw new CliError(`${scene}: a folder, but it holds no SOG meta.json (in it or in its sub-folders)`);
-    if (sogParts) console.log(`${scene}: ${sogParts.length} SOG dataset(s)`);
+    const file = await serveCapture(h, scene);
+    if (file.sogParts) console.log(`${scene}: ${file.sogParts.length} SOG dataset(s)`);
     return h.call<RenderResult>('renderSplats', {
       fileUrl: file.url,
       fileName: file.name,
-      sogParts,
+      sogParts: file.sogParts,
       width: o.width,
       height: o.height,
       fovYDeg: o.fovY ?? 50,

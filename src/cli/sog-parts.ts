@@ -1,6 +1,7 @@
-/** Node-side discovery of SOG datasets in a folder, for the CLI tools that serve captures. */
+/** Node-side discovery of SOG datasets in a folder, and serving a capture (file or folder) to the page. */
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { CliError, type Harness } from './browser-harness';
 
 /**
  * The SOG `meta.json` files a folder holds: its own, or else one per direct sub-folder (sorted by
@@ -12,4 +13,18 @@ export function findSogParts(dir: string): string[] {
     .filter((d) => statSync(join(dir, d)).isDirectory() && existsSync(join(dir, d, 'meta.json')))
     .sort((a, b) => a.localeCompare(b, 'en', { numeric: true }))
     .map((d) => `${d}/meta.json`);
+}
+
+/**
+ * Serves a capture to the page (`Harness.serveFile`): its URL and name, and for a folder the SOG
+ * datasets in it (`loadSplatSource`'s `SplatSource`).
+ *
+ * @throws CliError when the path does not exist, or is a folder without any SOG meta.json.
+ */
+export async function serveCapture(h: Harness, path: string): Promise<{ url: string; name: string; sogParts?: string[] }> {
+  const file = await h.serveFile(path);
+  if (!statSync(path).isDirectory()) return file;
+  const sogParts = findSogParts(path);
+  if (sogParts.length === 0) throw new CliError(`${path}: a folder, but it holds no SOG meta.json (in it or in its sub-folders)`);
+  return { ...file, sogParts };
 }

@@ -4,7 +4,7 @@
  * as `crowd-progress <steps> <reached>/<agents>`.
  */
 import { acquireDevice, describeAdapter } from '../gpu/device';
-import { fetchBytes } from '../cli/page-io';
+import { fetchBytes } from '../core/bytes';
 import type { CrowdSpec } from './crowd-spec';
 import { type CrowdRunResult, runCrowd } from './crowd-run';
 import { parseScenarioFile } from './scenario-file';

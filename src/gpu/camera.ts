@@ -84,12 +84,13 @@ export function cameraModel(cam: PinholeCamera): CameraModel {
 
 /**
  * Whether an axis-aligned box (world frame, `[minX, minY, minZ, maxX, maxY, maxZ]`, metres) lies
- * entirely outside one plane of the view frustum (near, far, left, right, top, bottom): a
- * conservative cull test on the 8 corners in the camera frame (f64, camera-relative).
+ * entirely outside one plane of the view frustum (near, left, right, top, bottom; not far, which
+ * the splat preprocess clips per splat): a conservative cull test on the 8 corners in the camera
+ * frame (f64, camera-relative). Used by the baked city's chunk selection and the captures' cells.
  */
 export function boxOutsideFrustum(m: CameraModel, box: ArrayLike<number>): boolean {
   const R = m.rotation;
-  let near = 0, far = 0, left = 0, right = 0, top = 0, bottom = 0;
+  let near = 0, left = 0, right = 0, top = 0, bottom = 0;
   for (let c = 0; c < 8; c++) {
     const px = (c & 1 ? box[3] : box[0]) - m.eye[0];
     const py = (c & 2 ? box[4] : box[1]) - m.eye[1];
@@ -98,13 +99,12 @@ export function boxOutsideFrustum(m: CameraModel, box: ArrayLike<number>): boole
     const yc = R[3] * px + R[4] * py + R[5] * pz;
     const zc = R[6] * px + R[7] * py + R[8] * pz;
     if (zc < m.near) near++;
-    if (zc > m.far) far++;
     if (xc < -zc * m.tanHalfFovX) left++;
     if (xc > zc * m.tanHalfFovX) right++;
     if (yc < -zc * m.tanHalfFovY) top++;
     if (yc > zc * m.tanHalfFovY) bottom++;
   }
-  return near === 8 || far === 8 || left === 8 || right === 8 || top === 8 || bottom === 8;
+  return near === 8 || left === 8 || right === 8 || top === 8 || bottom === 8;
 }
 
 /** Byte size and field offsets of WGSL `Camera` (checked against the WGSL by camera-layout.test.ts). */

@@ -29,8 +29,8 @@ export const RADIX_SIZE = 1 << RADIX_BITS;
 /** Width of a key. */
 export const KEY_BITS = 32;
 
-/** `SortParams` in radix-sort.wgsl: shift, maxBlocks, countIndex, maxWorkgroupsX, capacity, pad ×3 (u32). */
-export const SORT_PARAMS_LAYOUT = { size: 32, shift: 0, maxBlocks: 4, countIndex: 8, maxWorkgroupsX: 12, capacity: 16 } as const;
+/** `SortParams` in radix-sort.wgsl: shift, maxBlocks, pad, maxWorkgroupsX, capacity, pad ×3 (u32). */
+export const SORT_PARAMS_LAYOUT = { size: 32, shift: 0, maxBlocks: 4, maxWorkgroupsX: 12, capacity: 16 } as const;
 const MAX_PASSES = Math.ceil(KEY_BITS / RADIX_BITS);
 
 /** Where `encode` reads the element count: a number known on the CPU, or the first u32 of a GPU buffer. */
@@ -125,7 +125,6 @@ export class RadixSort {
       const u = new Uint32Array(buffer.getMappedRange());
       u[SORT_PARAMS_LAYOUT.shift / 4] = p * RADIX_BITS;
       u[SORT_PARAMS_LAYOUT.maxBlocks / 4] = maxBlocks;
-      u[SORT_PARAMS_LAYOUT.countIndex / 4] = 0;
       u[SORT_PARAMS_LAYOUT.maxWorkgroupsX / 4] = maxWorkgroupsPerDimension;
       u[SORT_PARAMS_LAYOUT.capacity / 4] = capacity;
       buffer.unmap();

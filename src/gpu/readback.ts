@@ -3,6 +3,34 @@
  */
 import { fromHalfBits } from './half-float';
 
+const BYTES_PER_PIXEL: Record<string, number> = { rgba16float: 8, rgba8unorm: 4, bgra8unorm: 4, depth32float: 4 };
+
+/**
+ * Copies a 2D texture to the CPU and returns its texels as tightly packed bytes (rows unpadded,
+ * top row first, the texture's own format). Supports `rgba16float`, `rgba8unorm`, `bgra8unorm` and
+ * `depth32float` (depth aspect).
+ *
+ * @throws Error for other formats.
+ */
+export async function readTextureBytes(device: GPUDevice, texture: GPUTexture): Promise<Uint8Array> {
+  const { width, height, format } = texture;
+  const bytesPerPixel = BYTES_PER_PIXEL[format as string];
+  if (!bytesPerPixel) throw new Error(`readTexture: unsupported format ${format}`);
+  const rowBytes = width * bytesPerPixel;
+  const bytesPerRow = Math.ceil(rowBytes / 256) * 256;
+  const buffer = device.createBuffer({ label: 'readTexture.buffer', size: bytesPerRow * height, usage: GPUBufferUsage.COPY_DST | GPUBufferUsage.MAP_READ });
+  const encoder = device.createCommandEncoder({ label: 'readTexture.encoder' });
+  encoder.copyTextureToBuffer({ texture, aspect: format === 'depth32float' ? 'depth-only' : 'all' }, { buffer, bytesPerRow }, { width, height });
+  device.queue.submit([encoder.finish()]);
+  await buffer.mapAsync(GPUMapMode.READ);
+  const src = new Uint8Array(buffer.getMappedRange());
+  const out = new Uint8Array(rowBytes * height);
+  for (let y = 0; y < height; y++) out.set(src.subarray(y * bytesPerRow, y * bytesPerRow + rowBytes), y * rowBytes);
+  buffer.unmap();
+  buffer.destroy();
+  return out;
+}
+
 /**
  * Copies a 2D texture to the CPU and returns it as RGBA floats (width×height×4, top row first).
  * Supports `rgba16float`, `rgba8unorm` and `bgra8unorm` colour and `depth32float` (in channel 0).
@@ -11,31 +39,20 @@ import { fromHalfBits } from './half-float';
  */
 export async function readTexture(device: GPUDevice, texture: GPUTexture): Promise<Float32Array> {
   const { width, height, format } = texture;
-  const bytesPerPixel = { rgba16float: 8, rgba8unorm: 4, bgra8unorm: 4, depth32float: 4 }[format as string];
-  if (!bytesPerPixel) throw new Error(`readTexture: unsupported format ${format}`);
-  const bytesPerRow = Math.ceil((width * bytesPerPixel) / 256) * 256;
-  const buffer = device.createBuffer({ label: 'readTexture.buffer', size: bytesPerRow * height, usage: GPUBufferUsage.COPY_DST | GPUBufferUsage.MAP_READ });
-  const encoder = device.createCommandEncoder({ label: 'readTexture.encoder' });
-  encoder.copyTextureToBuffer({ texture, aspect: format === 'depth32float' ? 'depth-only' : 'all' }, { buffer, bytesPerRow }, { width, height });
-  device.queue.submit([encoder.finish()]);
-  await buffer.mapAsync(GPUMapMode.READ);
-  const bytes = new Uint8Array(buffer.getMappedRange().slice(0));
-  buffer.unmap();
-  buffer.destroy();
+  const bytes = await readTextureBytes(device, texture);
+  const bytesPerPixel = BYTES_PER_PIXEL[format as string];
   const out = new Float32Array(width * height * 4);
   const view = new DataView(bytes.buffer);
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      const src = y * bytesPerRow + x * bytesPerPixel;
-      const dst = (y * width + x) * 4;
-      if (format === 'rgba16float') {
-        for (let c = 0; c < 4; c++) out[dst + c] = fromHalfBits(view.getUint16(src + 2 * c, true));
-      } else if (format === 'depth32float') {
-        out[dst] = view.getFloat32(src, true);
-      } else {
-        const order = format === 'bgra8unorm' ? [2, 1, 0, 3] : [0, 1, 2, 3];
-        for (let c = 0; c < 4; c++) out[dst + c] = bytes[src + order[c]] / 255;
-      }
+  for (let p = 0; p < width * height; p++) {
+    const src = p * bytesPerPixel;
+    const dst = p * 4;
+    if (format === 'rgba16float') {
+      for (let c = 0; c < 4; c++) out[dst + c] = fromHalfBits(view.getUint16(src + 2 * c, true));
+    } else if (format === 'depth32float') {
+      out[dst] = view.getFloat32(src, true);
+    } else {
+      const order = format === 'bgra8unorm' ? [2, 1, 0, 3] : [0, 1, 2, 3];
+      for (let c = 0; c < 4; c++) out[dst + c] = bytes[src + order[c]] / 255;
     }
   }
   return out;

@@ -8,7 +8,7 @@ import { loadSplatSource } from './load-source';
 import { captureCamera, type CaptureViewRequest } from './framing';
 import { renderSplatsOffscreen } from './offscreen';
 import type { PinholeCamera } from '../gpu/camera';
-import { toBase64 } from '../cli/page-io';
+import { toBase64 } from '../core/bytes';
 
 /** A render request from `npm run render`. */
 export interface RenderRequest extends CaptureViewRequest {

@@ -5,6 +5,7 @@
  * Browser-side (fetch, WebP decoding on the GPU).
  */
 import { unzipSync } from 'fflate';
+import { fetchBytes } from '../core/bytes';
 import { loadSplatFile } from './formats';
 import { concatSplatClouds, loadSog, parseSogMeta, type SogFileReader } from './formats/sog';
 import { webpDecoder } from './formats/webp-decode';
@@ -18,12 +19,6 @@ export interface SplatSource {
   name: string;
   /** For a folder: paths of the SOG `meta.json` files inside it, relative to `url`. */
   sogParts?: string[];
-}
-
-async function fetchBytes(url: string, name: string): Promise<Uint8Array> {
-  const res = await fetch(url);
-  if (!res.ok) throw new SplatFormatError(name, `cannot read file (${res.status} ${res.statusText})`);
-  return new Uint8Array(await res.arrayBuffer());
 }
 
 /** Reader for files next to `metaUrl` (an unbundled SOG). */

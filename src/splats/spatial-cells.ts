@@ -8,7 +8,7 @@
  * Cell bounds are conservative: the centres' box grown by 3.4 × the largest scale of the cell's
  * splats (a splat contributes only within k ≤ 3.33 standard deviations, `projection.ts`).
  */
-import { cameraModel, boxOutsideFrustum, type CameraModel } from '../gpu/camera';
+import { boxOutsideFrustum, type CameraModel } from '../gpu/camera';
 import type { SplatCloud } from './splat-cloud';
 
 /** Splats' cell order and the cells' ranges and bounds. */
@@ -85,8 +85,7 @@ export function buildSpatialCells(cloud: SplatCloud, targetCells = 4096): Spatia
  *
  * @param out at least 4 × cell count u32.
  */
-export function visibleRanges(cells: SpatialCells, camera: CameraModel | Parameters<typeof cameraModel>[0], out: Uint32Array): { ranges: number; splats: number } {
-  const m = 'rotation' in camera ? camera : cameraModel(camera);
+export function visibleRanges(cells: SpatialCells, m: CameraModel, out: Uint32Array): { ranges: number; splats: number } {
   let ranges = 0;
   let splats = 0;
   for (let k = 0; k < cells.count.length; k++) {

@@ -99,9 +99,11 @@ export class SplatRenderer {
       this.capacity = n;
     }
     this.scene = scene;
-    this.ranges?.destroy();
-    this.ranges = this.device.createBuffer({ label: 'SplatRenderer.ranges', size: scene.maxRanges * 16, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
-    this.rangeScratch = new Uint32Array(scene.maxRanges * 4);
+    if (scene.maxRanges * 4 > this.rangeScratch.length || !this.ranges) {
+      this.ranges?.destroy();
+      this.ranges = this.device.createBuffer({ label: 'SplatRenderer.ranges', size: scene.maxRanges * 16, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
+      this.rangeScratch = new Uint32Array(scene.maxRanges * 4);
+    }
     this.frameScratch[SPLAT_FRAME_LAYOUT.keyBits / 4] = depthKeyBits(scene.count);
     this.preprocessBindGroup = this.preprocess.bindGroup({
       camera: this.cameraBuffer,

@@ -3,7 +3,7 @@
  * `npm run render -- --world SEED --map`): plain JSON in, plain JSON out, images as base64 RGBA8.
  * Everything here is plain TypeScript (no GPU), so it runs in the page and in Node alike.
  */
-import { toBase64 } from '../cli/page-io';
+import { toBase64 } from '../core/bytes';
 import type { Box, Vec2 } from './geometry';
 import { renderWorldMap, type MapAgent } from './map-render';
 import { generateWorld } from './world';

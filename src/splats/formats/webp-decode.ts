@@ -5,24 +5,8 @@
  * canvas would premultiply alpha and lose the colour bytes of low-alpha texels (SOG keeps opacity
  * in alpha); this path keeps every byte.
  */
+import { readTextureBytes } from '../../gpu/readback';
 import type { ImageDecoder, Rgba8Image } from './sog';
-
-/** Reads an rgba8unorm texture back as tightly packed bytes (rows unpadded). */
-async function readRgba8(device: GPUDevice, texture: GPUTexture): Promise<Uint8Array> {
-  const { width, height } = texture;
-  const bytesPerRow = Math.ceil((width * 4) / 256) * 256;
-  const buffer = device.createBuffer({ label: 'webp-decode.readback', size: bytesPerRow * height, usage: GPUBufferUsage.COPY_DST | GPUBufferUsage.MAP_READ });
-  const encoder = device.createCommandEncoder({ label: 'webp-decode' });
-  encoder.copyTextureToBuffer({ texture }, { buffer, bytesPerRow }, { width, height });
-  device.queue.submit([encoder.finish()]);
-  await buffer.mapAsync(GPUMapMode.READ);
-  const src = new Uint8Array(buffer.getMappedRange());
-  const out = new Uint8Array(width * height * 4);
-  for (let y = 0; y < height; y++) out.set(src.subarray(y * bytesPerRow, y * bytesPerRow + width * 4), y * width * 4);
-  buffer.unmap();
-  buffer.destroy();
-  return out;
-}
 
 /**
  * An {@link ImageDecoder} on `device`: decodes one image file to its exact RGBA8 texels.
@@ -41,7 +25,7 @@ export function webpDecoder(device: GPUDevice): ImageDecoder {
     const texture = device.createTexture({ label: `webp-decode.${name}`, size: [width, height], format: 'rgba8unorm', usage: GPUTextureUsage.COPY_DST | GPUTextureUsage.COPY_SRC | GPUTextureUsage.RENDER_ATTACHMENT });
     try {
       device.queue.copyExternalImageToTexture({ source: bitmap }, { texture, premultipliedAlpha: false }, [width, height]);
-      return { width, height, data: await readRgba8(device, texture) };
+      return { width, height, data: await readTextureBytes(device, texture) };
     } finally {
       texture.destroy();
       bitmap.close();

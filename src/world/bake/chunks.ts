@@ -13,7 +13,7 @@
  * (horizontal distance from the eye to the chunk's square) and intersect the view frustum, so a
  * frame's splat count follows what is in view rather than the world's size.
  */
-import { cameraModel, type PinholeCamera } from '../../gpu/camera';
+import { boxOutsideFrustum, cameraModel, type PinholeCamera } from '../../gpu/camera';
 import { allocateSplatCloud, type SplatCloud } from '../../splats/splat-cloud';
 import type { Box } from '../geometry';
 import { groundHeight } from '../queries';
@@ -140,8 +140,7 @@ export interface ChunkSelectOptions {
 export function selectChunks(grid: ChunkGrid, camera: PinholeCamera, options: ChunkSelectOptions = {}): number[] {
   const vd = options.viewDistance ?? DEFAULT_VIEW_DISTANCE;
   const m = cameraModel(camera);
-  const R = m.rotation;
-  const [ex, ey, ez] = camera.eye;
+  const [ex, ey] = camera.eye;
   const picked: [number, number][] = [];
   const n = grid.nx * grid.ny;
   for (let id = 0; id < n; id++) {
@@ -149,22 +148,7 @@ export function selectChunks(grid: ChunkGrid, camera: PinholeCamera, options: Ch
     const dx = Math.max(b[0] - ex, 0, ex - b[3]), dy = Math.max(b[1] - ey, 0, ey - b[4]);
     const d = Math.hypot(dx, dy);
     if (d > vd) continue;
-    if (!options.noFrustum) {
-      // Count corners outside each plane; a plane with all 8 outside culls the box.
-      let left = 0, right = 0, top = 0, bottom = 0, near = 0;
-      for (let c = 0; c < 8; c++) {
-        const px = (c & 1 ? b[3] : b[0]) - ex, py = (c & 2 ? b[4] : b[1]) - ey, pz = (c & 4 ? b[5] : b[2]) - ez;
-        const xc = R[0] * px + R[1] * py + R[2] * pz;
-        const yc = R[3] * px + R[4] * py + R[5] * pz;
-        const zc = R[6] * px + R[7] * py + R[8] * pz;
-        if (zc < m.near) near++;
-        if (xc < -zc * m.tanHalfFovX) left++;
-        if (xc > zc * m.tanHalfFovX) right++;
-        if (yc < -zc * m.tanHalfFovY) top++;
-        if (yc > zc * m.tanHalfFovY) bottom++;
-      }
-      if (near === 8 || left === 8 || right === 8 || top === 8 || bottom === 8) continue;
-    }
+    if (!options.noFrustum && boxOutsideFrustum(m, b)) continue;
     picked.push([id, d]);
   }
   picked.sort((a, b) => a[1] - b[1] || a[0] - b[0]);

@@ -3,7 +3,7 @@
  * `src/cli/headless-entry.ts` for `npm run render -- --world SEED|SCENE.json`): plain JSON in,
  * plain JSON out, images as base64 RGBA8 (opaque: the sky is composited behind the splats).
  */
-import { toBase64, fetchBytes } from '../../cli/page-io';
+import { toBase64, fetchBytes } from '../../core/bytes';
 import { acquireDevice, describeAdapter, raceDeviceLoss } from '../../gpu/device';
 import type { PinholeCamera, Vec3 } from '../../gpu/camera';
 import { toRgba8 } from '../../gpu/readback';

@@ -1,7 +1,10 @@
-/** Helpers for headless-page functions: fetching served files and returning binary data as base64. */
+/**
+ * Byte helpers shared by every layer's page-side code: fetching a URL's bytes (files the CLI harness
+ * serves, captures the demo opens) and returning binary data as base64 (headless-page results).
+ */
 
 /**
- * Fetches a file the harness serves (see browser-harness.ts `serveFile`).
+ * Fetches the bytes at `url` (e.g. a file the CLI harness serves, see browser-harness.ts `serveFile`).
  *
  * @throws Error `name: cannot read file (status)` when the fetch fails.
  */
