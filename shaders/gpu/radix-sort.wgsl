@@ -2,23 +2,27 @@
 // may be written by the GPU. Portable: no subgroup operations, no forward-progress assumption
 // between workgroups. Structure after Satish, Harris & Garland (2009), "Designing efficient
 // sorting algorithms for manycore GPUs" (per-block histograms, a global scan, a per-block
-// scatter), with Merrill & Grimshaw's reduce-then-scan between them (prefix-scan.wgsl). The
-// scatter ranks keys inside a block with per-digit occupancy bitmasks and population counts
-// (one atomicOr per key, one atomicExchange per mask word to snapshot and clear them, then
-// countOneBits over at most WORDS_PER_DIGIT plain words), two barriers per round of
-// RADIX_SORT_WORKGROUP_SIZE keys, instead of a split sort in workgroup memory.
+// scatter), with Merrill & Grimshaw's reduce-then-scan between them (prefix-scan.wgsl). Inside a
+// block, invocation t owns the contiguous segment of KEYS_PER_THREAD keys starting at
+// t · KEYS_PER_THREAD and walks it serially with per-digit counts packed in bytes: one barrier in
+// the histogram kernel (to scan the segments' counts per digit), none in the scatter. CPU
+// implementations of WebGPU (SwiftShader) pay heavily per barrier; GPUs lose little to the
+// serial segments at the key counts sorted here.
 //
 // Driven by src/gpu/radix-sort.ts:
 //   prepare    one invocation: numBlocks = ⌈count / KEYS_PER_BLOCK⌉ from the count buffer, written
 //              as the indirect dispatch arguments (x, y, 1) of both block kernels (2D when
 //              numBlocks exceeds maxWorkgroupsX).
 //   per digit pass:
-//   1. histogramBlocks  workgroup b counts the digits of keys [b·KEYS_PER_BLOCK, …) and writes
-//              histogram[digit * maxBlocks + b]; it also zeroes the columns b + k·numBlocks
-//              (k ≥ 1) up to maxBlocks, so columns of blocks not dispatched this time add nothing.
+//   1. histogramBlocks  workgroup b counts the digits of keys [b·KEYS_PER_BLOCK, …) per segment,
+//              writes segmentOffsets[(b·RADIX_SIZE + d)·WG + t] (digit-d keys of the block before
+//              segment t) and histogram[digit * maxBlocks + b]; it also zeroes the columns
+//              b + k·numBlocks (k ≥ 1) up to maxBlocks, so columns of blocks not dispatched this
+//              time add nothing.
 //   2. (prefix-scan.wgsl) exclusive scan of histogram[0 .. RADIX_SIZE * maxBlocks).
-//   3. scatter  workgroup b reloads its keys round by round; key i of digit d goes to
-//              histogram[d * maxBlocks + b] + (keys of digit d before it in the block).
+//   3. scatter  invocation t of workgroup b walks its segment again; key i of digit d goes to
+//              histogram[d * maxBlocks + b] + segmentOffsets[…] + (digit-d keys before it in the
+//              segment).
 //
 // Bindings (group 0; the block kernels share one layout, prepare has its own):
 //   0  params      uniform              SortParams
@@ -28,13 +32,13 @@
 //   4  valuesOut   storage, read_write  array<u32>
 //   5  histogram   storage, read_write  array<u32>  RADIX_SIZE * maxBlocks counts, then offsets
 //   6  countIn     storage, read        array<u32>  element count at [0]
+//   8  segmentOffsets storage, read_write array<u32> RADIX_SIZE * WG * maxBlocks
 // prepare: 0 params, 6 countIn, 7 dispatchArgs (storage, read_write, array<u32, 3>).
 
-override RADIX_SORT_WORKGROUP_SIZE: u32;   // invocations per workgroup, a multiple of 32
-override KEYS_PER_THREAD: u32;             // rounds per block
+override RADIX_SORT_WORKGROUP_SIZE: u32;   // invocations per workgroup (segments per block), at least RADIX_SIZE
+override KEYS_PER_THREAD: u32;             // keys of one invocation's contiguous segment, at most 255
 override RADIX_BITS: u32;
-override RADIX_SIZE: u32;                  // 1 << RADIX_BITS, at most RADIX_SORT_WORKGROUP_SIZE
-override WORDS_PER_DIGIT: u32;             // RADIX_SORT_WORKGROUP_SIZE / 32: one occupancy bit per invocation
+override RADIX_SIZE: u32;                  // 1 << RADIX_BITS = 16 (packed segment counts), at most RADIX_SORT_WORKGROUP_SIZE
 
 struct SortParams {
   shift: u32,           // bit offset of this pass's digit
@@ -80,11 +84,22 @@ fn prepare() {
 @group(0) @binding(3) var<storage, read_write> keysOut: array<u32>;
 @group(0) @binding(4) var<storage, read_write> valuesOut: array<u32>;
 @group(0) @binding(5) var<storage, read_write> histogram: array<u32>;
+@group(0) @binding(8) var<storage, read_write> segmentOffsets: array<u32>;
 
-var<workgroup> localHistogram: array<atomic<u32>, RADIX_SIZE>;
-var<workgroup> digitMasks: array<atomic<u32>, RADIX_SIZE * WORDS_PER_DIGIT>;
-var<workgroup> roundMasks: array<u32, RADIX_SIZE * WORDS_PER_DIGIT>;
-var<workgroup> digitOffsets: array<u32, 2u * RADIX_SIZE>;
+// Per-digit key counts of one invocation's segment (at most 255 keys), 8 bits each: digit d in
+// byte d % 4 of component d / 4. Branch-free selects instead of a dynamically indexed private
+// array (slow on CPU implementations such as SwiftShader). Requires RADIX_SIZE = 16.
+fn packedIncrement(c: vec4u, d: u32) -> vec4u {
+  let inc = 1u << ((d & 3u) * 8u);
+  let q = d >> 2u;
+  return c + vec4u(select(0u, inc, q == 0u), select(0u, inc, q == 1u), select(0u, inc, q == 2u), select(0u, inc, q == 3u));
+}
+
+fn packedCount(c: vec4u, d: u32) -> u32 {
+  let q = d >> 2u;
+  let w = select(select(c.w, c.z, q == 2u), select(c.y, c.x, q == 0u), q < 2u);
+  return (w >> ((d & 3u) * 8u)) & 0xffu;
+}
 
 fn digitOf(key: u32) -> u32 {
   return (key >> params.shift) & (RADIX_SIZE - 1u);
@@ -93,6 +108,9 @@ fn digitOf(key: u32) -> u32 {
 fn elementCount() -> u32 {
   return min(countIn[0], params.capacity);
 }
+
+// Counts of each digit in each invocation's segment of the block: [d * WG + t].
+var<workgroup> segmentCounts: array<u32, RADIX_SIZE * RADIX_SORT_WORKGROUP_SIZE>;
 
 @compute @workgroup_size(RADIX_SORT_WORKGROUP_SIZE)
 fn histogramBlocks(
@@ -106,20 +124,27 @@ fn histogramBlocks(
   if (block >= numBlocks) {
     return; // padding workgroup of a 2D grid (uniform: countIn is read-only)
   }
-  if (t < RADIX_SIZE) {
-    atomicStore(&localHistogram[t], 0u);
+  // Invocation t counts its contiguous segment [start, end) of the block.
+  let start = block * keysPerBlock() + t * KEYS_PER_THREAD;
+  let end = min(start + KEYS_PER_THREAD, count);
+  var c = vec4u(0u);
+  for (var i = start; i < end; i++) {
+    c = packedIncrement(c, digitOf(keysIn[i]));
+  }
+  for (var d = 0u; d < RADIX_SIZE; d++) {
+    segmentCounts[d * RADIX_SORT_WORKGROUP_SIZE + t] = packedCount(c, d);
   }
   workgroupBarrier();
-  let blockStart = block * keysPerBlock();
-  for (var r = 0u; r < KEYS_PER_THREAD; r++) {
-    let i = blockStart + r * RADIX_SORT_WORKGROUP_SIZE + t;
-    if (i < count) {
-      atomicAdd(&localHistogram[digitOf(keysIn[i])], 1u);
+  if (t < RADIX_SIZE) {
+    // Invocation d scans digit d over the block's segments: each segment's first offset in the
+    // block, and the block's total for the global scan.
+    let base = (block * RADIX_SIZE + t) * RADIX_SORT_WORKGROUP_SIZE;
+    var run = 0u;
+    for (var s = 0u; s < RADIX_SORT_WORKGROUP_SIZE; s++) {
+      segmentOffsets[base + s] = run;
+      run += segmentCounts[t * RADIX_SORT_WORKGROUP_SIZE + s];
     }
-  }
-  workgroupBarrier();
-  if (t < RADIX_SIZE) {
-    histogram[t * params.maxBlocks + block] = atomicLoad(&localHistogram[t]);
+    histogram[t * params.maxBlocks + block] = run;
     // Columns of blocks past this count may hold offsets of an earlier, larger sort.
     for (var b = block + numBlocks; b < params.maxBlocks; b += numBlocks) {
       histogram[t * params.maxBlocks + b] = 0u;
@@ -139,55 +164,19 @@ fn scatter(
   if (block >= numBlocks) {
     return;
   }
-  for (var w = t; w < RADIX_SIZE * WORDS_PER_DIGIT; w += RADIX_SORT_WORKGROUP_SIZE) {
-    atomicStore(&digitMasks[w], 0u);
-  }
-  if (t < RADIX_SIZE) {
-    digitOffsets[t] = 0u;
-  }
-  workgroupBarrier();
-  let word = t / 32u;
-  let bit = 1u << (t % 32u);
-  let blockStart = block * keysPerBlock();
-  for (var r = 0u; r < KEYS_PER_THREAD; r++) {
-    // Round r ranks keys [r·WG, (r + 1)·WG) of the block. Offsets of the digits before this round
-    // are in digitOffsets[(r % 2) · RADIX_SIZE + d]; this round writes the other half, so two
-    // barriers per round suffice.
-    let i = blockStart + r * RADIX_SORT_WORKGROUP_SIZE + t;
-    let valid = i < count;
-    var key = 0u;
-    var digit = 0u;
-    if (valid) {
-      key = keysIn[i];
-      digit = digitOf(key);
-      atomicOr(&digitMasks[digit * WORDS_PER_DIGIT + word], bit);
-    }
-    workgroupBarrier();
-    // Snapshot and clear the occupancy masks: one atomic per mask word, then plain reads.
-    for (var w = t; w < RADIX_SIZE * WORDS_PER_DIGIT; w += RADIX_SORT_WORKGROUP_SIZE) {
-      roundMasks[w] = atomicExchange(&digitMasks[w], 0u);
-    }
-    workgroupBarrier();
-    let current = (r % 2u) * RADIX_SIZE;
-    if (valid) {
-      // Rank = keys of this digit in earlier rounds + earlier invocations of this round.
-      let base = digit * WORDS_PER_DIGIT;
-      var rank = digitOffsets[current + digit];
-      for (var w = 0u; w < word; w++) {
-        rank += countOneBits(roundMasks[base + w]);
-      }
-      rank += countOneBits(roundMasks[base + word] & (bit - 1u));
-      let dst = histogram[digit * params.maxBlocks + block] + rank;
-      keysOut[dst] = key;
-      valuesOut[dst] = valuesIn[i];
-    }
-    // Invocation d (< RADIX_SIZE) owns digit d: the next round's offset.
-    if (t < RADIX_SIZE) {
-      var n = 0u;
-      for (var w = 0u; w < WORDS_PER_DIGIT; w++) {
-        n += countOneBits(roundMasks[t * WORDS_PER_DIGIT + w]);
-      }
-      digitOffsets[RADIX_SIZE - current + t] = digitOffsets[current + t] + n;
-    }
+  // No barrier: each invocation walks its own segment in order, so the scatter is stable. Key i of
+  // digit d goes to (block's first digit-d slot) + (segment's offset in the block) + (digit-d keys
+  // before it in the segment).
+  let start = block * keysPerBlock() + t * KEYS_PER_THREAD;
+  let end = min(start + KEYS_PER_THREAD, count);
+  let segmentBase = block * RADIX_SIZE * RADIX_SORT_WORKGROUP_SIZE + t;
+  var c = vec4u(0u);
+  for (var i = start; i < end; i++) {
+    let key = keysIn[i];
+    let d = digitOf(key);
+    let dst = histogram[d * params.maxBlocks + block] + segmentOffsets[segmentBase + d * RADIX_SORT_WORKGROUP_SIZE] + packedCount(c, d);
+    c = packedIncrement(c, d);
+    keysOut[dst] = key;
+    valuesOut[dst] = valuesIn[i];
   }
 }

@@ -7,8 +7,11 @@
  * Stable LSD radix sort with RADIX_BITS-bit digits after Satish, Harris & Garland (2009),
  * "Designing efficient sorting algorithms for manycore GPUs": per digit, a per-block histogram,
  * an exclusive scan of all histograms (Merrill & Grimshaw 2009, see {@link PrefixScan}), and a
- * scatter that ranks each key within its block by per-digit occupancy bitmasks and population
- * counts. No subgroup operations and no inter-workgroup forward-progress assumption (no decoupled
+ * scatter. Each invocation owns a contiguous segment of KEYS_PER_THREAD keys and counts and
+ * scatters it serially (per-digit counts packed in bytes), so the scatter needs no barrier and the
+ * histogram one: barriers are what CPU implementations of WebGPU (SwiftShader) pay most for, and
+ * this replaced a bitmask-ranking scatter with two barriers per 256 keys (sort of guitar's 90 k
+ * depth keys 60 → 10 ms on SwiftShader, bench/RESULTS.md). No subgroup operations and no inter-workgroup forward-progress assumption (no decoupled
  * look-back), so it runs wherever WebGPU does. Plain TypeScript twin: `radixSortReference`;
  * the earlier split-sort kernel (`SplitRadixSort`) is kept as a second reference in tests.
  */
@@ -17,9 +20,9 @@ import { PrefixScan } from './prefix-scan';
 import { createShaderModule } from './shader-loader';
 
 /** Invocations per workgroup of the block kernels (WGSL `override` of the same name). */
-export const RADIX_SORT_WORKGROUP_SIZE = 256;
-/** Rounds of RADIX_SORT_WORKGROUP_SIZE keys per block. */
-export const KEYS_PER_THREAD = 8;
+export const RADIX_SORT_WORKGROUP_SIZE = 64;
+/** Keys of one invocation's contiguous segment (at most 255: segment counts are packed in bytes). */
+export const KEYS_PER_THREAD = 128;
 /** Keys per block (one workgroup). */
 export const KEYS_PER_BLOCK = RADIX_SORT_WORKGROUP_SIZE * KEYS_PER_THREAD;
 /** Bits per digit, i.e. per pass. */
@@ -42,7 +45,8 @@ export type SortCount = number | GPUBuffer;
  * Owns: a second key/value buffer pair (`keysTemp`, `valuesTemp`) the passes ping-pong with, the
  * histogram (RADIX_SIZE × maxBlocks u32, maxBlocks = ⌈capacity / KEYS_PER_BLOCK⌉, digit-major:
  * `[d * maxBlocks + b]` = keys of block b with digit d, then after the scan the output index of
- * block b's first digit-d key), one uniform per digit pass (written once, at creation), the
+ * block b's first digit-d key), the segment offsets (`[(b * RADIX_SIZE + d) * WG + t]`: digit-d
+ * keys of block b before segment t), one uniform per digit pass (written once, at creation), the
  * indirect dispatch arguments, a count buffer for CPU counts, the scan, and the pipelines.
  *
  * After an even number of passes (2 for 16-bit keys) the sorted pairs are back in the caller's
@@ -66,6 +70,7 @@ export class RadixSort {
     private readonly keysTemp: GPUBuffer,
     private readonly valuesTemp: GPUBuffer,
     private readonly histogram: GPUBuffer,
+    private readonly segmentOffsets: GPUBuffer,
     private readonly dispatchArgs: GPUBuffer,
     private readonly countBuffer: GPUBuffer,
     private readonly params: GPUBuffer[],
@@ -103,10 +108,10 @@ export class RadixSort {
     const entry = (binding: number, type: GPUBufferBindingType): GPUBindGroupLayoutEntry => ({ binding, visibility: GPUShaderStage.COMPUTE, buffer: { type } });
     const blocks = device.createBindGroupLayout({
       label: `${label}.blocksLayout`,
-      entries: [entry(0, 'uniform'), entry(1, 'read-only-storage'), entry(2, 'read-only-storage'), entry(3, 'storage'), entry(4, 'storage'), entry(5, 'storage'), entry(6, 'read-only-storage')],
+      entries: [entry(0, 'uniform'), entry(1, 'read-only-storage'), entry(2, 'read-only-storage'), entry(3, 'storage'), entry(4, 'storage'), entry(5, 'storage'), entry(6, 'read-only-storage'), entry(8, 'storage')],
     });
     const prepare = device.createBindGroupLayout({ label: `${label}.prepareLayout`, entries: [entry(0, 'uniform'), entry(6, 'read-only-storage'), entry(7, 'storage')] });
-    const constants = { RADIX_SORT_WORKGROUP_SIZE, KEYS_PER_THREAD, RADIX_BITS, RADIX_SIZE, WORDS_PER_DIGIT: RADIX_SORT_WORKGROUP_SIZE / 32 };
+    const constants = { RADIX_SORT_WORKGROUP_SIZE, KEYS_PER_THREAD, RADIX_BITS, RADIX_SIZE };
     const pipeline = (entryPoint: string, layout: GPUBindGroupLayout) =>
       device.createComputePipelineAsync({
         label: `${label}.${entryPoint}`,
@@ -137,6 +142,7 @@ export class RadixSort {
       storage('keysTemp', capacity * 4, GPUBufferUsage.COPY_SRC),
       storage('valuesTemp', capacity * 4, GPUBufferUsage.COPY_SRC),
       storage('histogram', histogramLength * 4),
+      storage('segmentOffsets', histogramLength * RADIX_SORT_WORKGROUP_SIZE * 4),
       storage('dispatchArgs', 12, GPUBufferUsage.INDIRECT),
       storage('count', 4, GPUBufferUsage.COPY_DST),
       params,
@@ -222,7 +228,7 @@ export class RadixSort {
 
   /** Frees every GPU object this sort made; later calls to `encode` throw. */
   destroy(): void {
-    for (const buffer of [this.keysTemp, this.valuesTemp, this.histogram, this.dispatchArgs, this.countBuffer, ...this.params]) buffer.destroy();
+    for (const buffer of [this.keysTemp, this.valuesTemp, this.histogram, this.segmentOffsets, this.dispatchArgs, this.countBuffer, ...this.params]) buffer.destroy();
     this.histogramScan.destroy();
     this.bindings = [];
     this.destroyed = true;
@@ -237,7 +243,7 @@ export class RadixSort {
     const blocks = this.params.map((params, p) => {
       const [keysIn, valuesIn, keysOut, valuesOut] =
         p % 2 === 0 ? [keys, values, this.keysTemp, this.valuesTemp] : [this.keysTemp, this.valuesTemp, keys, values];
-      return group(this.layouts.blocks, [[0, params], [1, keysIn], [2, valuesIn], [3, keysOut], [4, valuesOut], [5, this.histogram], [6, countBuffer]], `bindGroup${p}`);
+      return group(this.layouts.blocks, [[0, params], [1, keysIn], [2, valuesIn], [3, keysOut], [4, valuesOut], [5, this.histogram], [6, countBuffer], [8, this.segmentOffsets]], `bindGroup${p}`);
     });
     const prepare = group(this.layouts.prepare, [[0, this.params[0]], [6, countBuffer], [7, this.dispatchArgs]], 'prepareBindGroup');
     const entry = { blocks, prepare, keys, values, count: countBuffer };
