@@ -44,6 +44,8 @@ export interface PeerBenchRequest {
   rounds: number;
   /** Largest capture the f64 reference renders for PSNR (it is slow). */
   referenceMaxSplats: number;
+  /** Curbside's total-α cull threshold, px² (`SplatRendererOptions.minAlphaMass`; 0 draws every splat). */
+  minAlphaMass: number;
 }
 
 export interface PeerBenchRow {
@@ -200,6 +202,7 @@ export async function runPeerBenchmark(req: PeerBenchRequest): Promise<PeerBench
   const acquired = await acquireDevice({ optionalFeatures: ['timestamp-query'] });
   const device = acquired.device;
   const timer = await SplatFrameTimer.create(device, req.width, req.height);
+  timer.renderer.minAlphaMass = req.minAlphaMass;
   const pcVersion = (await import('playcanvas')).version;
   const rows: PeerBenchRow[] = [];
   try {

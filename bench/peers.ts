@@ -13,7 +13,7 @@ import { basename, resolve } from 'node:path';
 import { Command } from 'commander';
 import { PNG } from 'pngjs';
 import { CliError, runCli, withHarness } from '../src/cli/browser-harness';
-import { positiveInt } from '../src/cli/parse';
+import { nonNegative, positiveInt } from '../src/cli/parse';
 import { serveCapture } from '../src/cli/sog-parts';
 import type { PeerBenchResult, PeerView } from './peers.headless-api';
 import { machineLine, markdownTable, writeResultsSection } from './results-file';
@@ -46,6 +46,7 @@ const program = new Command('bench:peers')
   .option('--fov-y <deg>', 'vertical field of view, degrees', Number, 50)
   .option('--view <ux,uy,uz,pitch,distance>', 'start view for every --scene file: up axis, degrees above the plane ⟂ up, distance in bounds radii (default: framed along +z)')
   .option('--reference-max <n>', 'largest capture rendered by the f64 reference for PSNR', positiveInt(1e9), 200_000)
+  .option('--min-alpha-mass <px2>', "Curbside's total-α cull threshold, px² (0 draws every splat that reaches α = 1/255)", nonNegative, 0)
   .option('--gpu', "use the machine's GPU instead of SwiftShader")
   .option('--headed', 'show the browser window')
   .option('--no-write', 'leave bench/RESULTS.md unchanged (bench/out/peers.json and the images are still written)');
@@ -58,7 +59,7 @@ const parseSize = (v: string): [number, number] => {
 
 runCli(async () => {
   program.parse();
-  const o = program.opts<{ view?: string; scene?: string[]; size?: string; frames: number; warmup: number; rounds: number; orbit: number; fovY: number; referenceMax: number; gpu?: boolean; headed?: boolean; write: boolean }>();
+  const o = program.opts<{ view?: string; scene?: string[]; size?: string; frames: number; warmup: number; rounds: number; orbit: number; fovY: number; referenceMax: number; minAlphaMass: number; gpu?: boolean; headed?: boolean; write: boolean }>();
   let view: PeerView | undefined;
   if (o.view) {
     const v = o.view.split(',').map(Number);
@@ -83,7 +84,7 @@ runCli(async () => {
     const result = await withHarness({ headed: o.headed, hardwareGpu: o.gpu }, async (h) => {
       const file = await serveCapture(h, s.path);
       return h.call<PeerBenchResult>('runPeerBenchmark', {
-        files: [{ ...file, view: s.view }], width, height, fovYDeg: o.fovY, orbitDeg: o.orbit, warmup: o.warmup, frames: o.frames, rounds: o.rounds, referenceMaxSplats: o.referenceMax,
+        files: [{ ...file, view: s.view }], width, height, fovYDeg: o.fovY, orbitDeg: o.orbit, warmup: o.warmup, frames: o.frames, rounds: o.rounds, referenceMaxSplats: o.referenceMax, minAlphaMass: o.minAlphaMass,
       });
     });
     ({ adapter, software, playcanvasVersion: pcVersion } = result);

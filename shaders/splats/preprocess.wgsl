@@ -8,13 +8,14 @@
 //  2. 3D covariance Σ = R S Sᵀ Rᵀ from the quaternion and scales;
 //  3. EWA projection Σ' = J W Σ Wᵀ Jᵀ with J at the clamped (1.3 × FOV) centre, + 0.3 px² dilation;
 //  4. eigenbasis of Σ' (λ₂ = det / λ₁), opacity-aware extent k = √(2 ln(o / α_min)) standard
-//     deviations (α < 1/255 beyond it), off-screen cull with the ellipse's axis-aligned box;
+//     deviations (α < 1/255 beyond it), off-screen cull with the ellipse's axis-aligned box, cull
+//     of splats whose total α 2π·o·√det Σ' is below frame.minAlphaMass;
 //  5. colour from spherical harmonics up to SH_DEGREE along the eye→splat direction;
 //  6. the raster record projected[i], depths[i] = f32 bits of the camera depth (monotonic for
-//     positive floats), bit i of visibleBits, and the visible depth range by atomicMax on
-//     (~bits(min), bits(max)).
+//     positive floats), bit i of visibleBits.
 // Entry point `countBlocks`, per block of BLOCK_SIZE splats: its visible count (popcount of its
-// visibleBits words) into blockOffsets[b], and the total into visibleCount. The caller then scans
+// visibleBits words) into blockOffsets[b], the total into visibleCount, and the visible depth
+// range by atomicMax on (~bits(min), bits(max)) of the block's visible splats. The caller then scans
 // blockOffsets (exclusive prefix sum, PrefixScan).
 // Entry point `compact`, per splat: visible splat i of block b gets slot blockOffsets[b] + (visible
 // splats before it in the block, from the bit masks), in splat order (deterministic, unlike an
@@ -172,6 +173,8 @@ fn project(j: u32, i: u32) -> bool {
   // 4. Eigenbasis and opacity-aware extent.
   let det = a * c - b * b;
   if (!(det > 0.0) || !(s.opacity >= ALPHA_MIN)) { return cull(j); }
+  // Total α over the image below the frame's threshold (0: keep all; projection.ts: alphaMass).
+  if (6.283185307179586 * s.opacity * sqrt(det) < frame.minAlphaMass) { return cull(j); }
   let k = sqrt(2.0 * log(s.opacity / ALPHA_MIN));
   let mid = 0.5 * (a + c);
   let lambda1 = mid + sqrt(max(0.0, mid * mid - det));
@@ -190,10 +193,7 @@ fn project(j: u32, i: u32) -> bool {
   // 6. Outputs.
   projected[j] = ProjectedSplat(center, e1 * sqrt(lambda1), sqrt(lambda2), cameraDepthToNdc(camera, t.z),
                                 pack2x16float(color.rg), pack2x16float(vec2f(color.b, s.opacity)));
-  let depthBits = bitcast<u32>(t.z);
-  depths[j] = depthBits;
-  atomicMax(&counters[MIN_DEPTH], ~depthBits);
-  atomicMax(&counters[MAX_DEPTH], depthBits);
+  depths[j] = bitcast<u32>(t.z);
   return true;
 }
 
@@ -208,10 +208,27 @@ fn preprocess(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups
 fn countBlocks(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
   let b = gid.x + gid.y * nwg.x * WORKGROUP_SIZE;
   if (b * BLOCK_SIZE >= frame.splatCount) { return; }
+  // Visible count and depth range of the block, then one atomic each into the frame's counters
+  // (two global atomics per visible splat in the preprocess cost more on CPU implementations).
   var n = 0u;
-  for (var w = 0u; w < BLOCK_WORDS; w++) { n += countOneBits(atomicLoad(&visibleBits[b * BLOCK_WORDS + w])); }
+  var nearBits = 0xffffffffu;
+  var farBits = 0u;
+  for (var w = 0u; w < BLOCK_WORDS; w++) {
+    var mask = atomicLoad(&visibleBits[b * BLOCK_WORDS + w]);
+    n += countOneBits(mask);
+    while (mask != 0u) {
+      let d = depths[(b * BLOCK_WORDS + w) * 32u + firstTrailingBit(mask)];
+      nearBits = min(nearBits, d);
+      farBits = max(farBits, d);
+      mask &= mask - 1u;
+    }
+  }
   blockOffsets[b] = n;
-  atomicAdd(&counters[VISIBLE_COUNT], n);
+  if (n > 0u) {
+    atomicAdd(&counters[VISIBLE_COUNT], n);
+    atomicMax(&counters[MIN_DEPTH], ~nearBits);
+    atomicMax(&counters[MAX_DEPTH], farBits);
+  }
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)

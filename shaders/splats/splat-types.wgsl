@@ -30,5 +30,5 @@ struct SplatFrame {
   splatCount: u32,   // splats in this frame's visible cell ranges (M ≤ the scene's count)
   keyBits: u32,      // depth key width (projection.ts: depthKeyBits)
   rangeCount: u32,   // entries of the cell range table
-  pad2: u32,
+  minAlphaMass: f32, // px²: splats with less total α are culled (0: none; projection.ts: alphaMass)
 }

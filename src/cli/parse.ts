@@ -31,3 +31,10 @@ export function numberBetween(lo: number, hi: number): (value: string) => number
     return n;
   };
 }
+
+/** Parses a finite number ≥ 0. */
+export function nonNegative(value: string): number {
+  const n = Number(value);
+  if (!(n >= 0 && Number.isFinite(n))) throw new InvalidArgumentError(`expected a finite number ≥ 0, got '${value}'`);
+  return n;
+}

@@ -86,8 +86,21 @@ export function splatCovariance3d(cloud: SplatCloud, i: number): Float64Array {
   return Float64Array.from([dot(0, 0), dot(0, 1), dot(0, 2), dot(1, 1), dot(1, 2), dot(2, 2)]);
 }
 
-/** Projects splat `i`; returns null when it is culled (behind the near plane, degenerate, or off screen). */
-export function projectSplat(cloud: SplatCloud, i: number, cam: CameraModel): ProjectedSplat | null {
+/**
+ * Total α of a projected Gaussian over the image plane, px²: ∫ o · exp(−½ dᵀ Σ'⁻¹ d) dd =
+ * 2π · o · √det Σ' (with the 0.3 px² dilation, so never below 1.88 · o). An upper bound on how much
+ * the splat can change the image (sum over pixels of its α), the quantity PlayCanvas's
+ * `minContribution` culls by.
+ */
+export function alphaMass(opacity: number, det: number): number {
+  return 2 * Math.PI * opacity * Math.sqrt(det);
+}
+
+/**
+ * Projects splat `i`; returns null when it is culled (behind the near plane, degenerate, off
+ * screen, or with an {@link alphaMass} below `minAlphaMass` px²; 0 keeps every splat).
+ */
+export function projectSplat(cloud: SplatCloud, i: number, cam: CameraModel, minAlphaMass = 0): ProjectedSplat | null {
   const t = worldToCamera(cam, cloud.positions.subarray(i * 3, i * 3 + 3));
   if (t[2] <= cam.near) return null;
   const limX = FRUSTUM_CLAMP * cam.tanHalfFovX;
@@ -115,6 +128,7 @@ export function projectSplat(cloud: SplatCloud, i: number, cam: CameraModel): Pr
   if (!(det > 0)) return null;
   const opacity = cloud.opacities[i];
   if (!(opacity >= ALPHA_MIN)) return null;
+  if (alphaMass(opacity, det) < minAlphaMass) return null;
   const k = Math.sqrt(2 * Math.log(opacity / ALPHA_MIN));
   const { lambda, major } = eigenSym2(a, b, cc);
   const hx = k * Math.sqrt(a);

@@ -22,17 +22,20 @@ export { ALPHA_MAX, ALPHA_MIN };
  *
  * @param depthLimit Optional per-pixel camera depth (metres) of opaque geometry: splats whose
  *   centre is at or behind it are hidden at that pixel, as by the GPU depth test.
+ * @param minAlphaMass Cull splats whose total α is below this, px² (`alphaMass`; 0 keeps all), as
+ *   the GPU renderer's option of the same name.
  */
 export function renderSplatsReference(
   cloud: SplatCloud,
   camera: PinholeCamera,
   depthLimit?: Float32Array,
+  minAlphaMass = 0,
 ): Float32Array {
   const cam = cameraModel(camera);
   const { width, height } = camera;
   const projected: (ProjectedSplat & { index: number })[] = [];
   for (let i = 0; i < cloud.count; i++) {
-    const p = projectSplat(cloud, i, cam);
+    const p = projectSplat(cloud, i, cam, minAlphaMass);
     if (p) projected.push({ ...p, index: i });
   }
   // Back to front by exact (f64) camera depth; ties keep file order. The GPU sorts quantised

@@ -65,13 +65,16 @@ describe('SplatRenderer against the reference renderer (PSNR ≥ 35 dB)', () => 
 });
 
 describe('preprocess pass', () => {
-  it('writes the reference projection (centre, eigenbasis) for every visible splat', async () => {
+  // minAlphaMass 0 keeps every splat reaching α = 1/255; 3 px² culls the faint small ones (the
+  // reference's projectSplat with the same threshold says which).
+  for (const minAlphaMass of [0, 3]) it(`writes the reference projection (centre, eigenbasis) for every visible splat, minAlphaMass ${minAlphaMass} px²`, async () => {
     const cloud = await loadCapture('fruit_drops_minimal.ply');
     const camera = captureCamera(cloud, 64, 48);
     const cam = cameraModel(camera);
+    const unculled = Array.from({ length: cloud.count }, (_, i) => projectSplat(cloud, i, cam)).filter(Boolean).length;
     await withDevice(async (device) => {
       const scene = new SplatSceneBuffers(device, cloud);
-      const renderer = await SplatRenderer.create(device, { colorFormat: OFFSCREEN_COLOR_FORMAT, depthFormat: OFFSCREEN_DEPTH_FORMAT });
+      const renderer = await SplatRenderer.create(device, { colorFormat: OFFSCREEN_COLOR_FORMAT, depthFormat: OFFSCREEN_DEPTH_FORMAT, minAlphaMass });
       const target = new OffscreenTarget(device, 64, 48);
       await renderer.setScene(scene);
       const encoder = device.createCommandEncoder();
@@ -95,7 +98,7 @@ describe('preprocess pass', () => {
       const values = new Uint32Array(all, projected!.size + 32 + n * 4, n);
       let visible = 0;
       for (let i = 0; i < n; i++) {
-        const ref = projectSplat(cloud, i, cam);
+        const ref = projectSplat(cloud, i, cam, minAlphaMass);
         const o = i * (PROJECTED_SPLAT_LAYOUT.size / 4);
         if (!ref) {
           expect(f[o + PROJECTED_SPLAT_LAYOUT.sigmaMinor / 4], `splat ${i} culled by the reference`).toBe(0);
@@ -116,14 +119,15 @@ describe('preprocess pass', () => {
         expect(Math.abs(Math.hypot(mx, my) - ref.sigma[0]), `splat ${i} sigma major`).toBeLessThan(tol);
         expect(Math.abs(f[o + 4] - ref.sigma[1]), `splat ${i} sigma minor`).toBeLessThan(1e-3 * ref.sigma[1] + 1e-4);
       }
-      expect(visible).toBeGreaterThan(cloud.count / 2);
+      expect(visible).toBeGreaterThan(minAlphaMass > 0 ? 100 : cloud.count / 2);
+      if (minAlphaMass > 0) expect(visible, 'splats culled by their total α').toBeLessThan(unculled * 0.95);
       // Culled splats carry the all-ones key and sort after every visible one.
       // Only the visible splats were compacted and sorted: V keys ascending (back to front), their
       // values the visible splats' indices, each once.
       expect(gpuVisible).toBe(visible);
       const bits = depthKeyBits(n);
       for (let j = 1; j < visible; j++) expect(keys[j], `sorted key ${j}`).toBeGreaterThanOrEqual(keys[j - 1]);
-      const refProjected = Array.from({ length: n }, (_, i) => projectSplat(cloud, i, cam));
+      const refProjected = Array.from({ length: n }, (_, i) => projectSplat(cloud, i, cam, minAlphaMass));
       const drawn = Array.from(values.subarray(0, visible));
       expect(new Set(drawn).size).toBe(visible);
       expect(drawn.every((i) => refProjected[i] !== null)).toBe(true);
@@ -139,6 +143,17 @@ describe('preprocess pass', () => {
       target.destroy();
       renderer.destroy();
       scene.destroy();
+    });
+  });
+
+  it('rejects a negative or non-finite minAlphaMass', async () => {
+    await withDevice(async (device) => {
+      const renderer = await SplatRenderer.create(device, { colorFormat: OFFSCREEN_COLOR_FORMAT, depthFormat: OFFSCREEN_DEPTH_FORMAT });
+      expect(() => (renderer.minAlphaMass = -1)).toThrow('SplatRenderer: minAlphaMass -1 is not a finite number ≥ 0 (px²)');
+      expect(() => (renderer.minAlphaMass = Number.NaN)).toThrow('minAlphaMass NaN');
+      renderer.minAlphaMass = 0.5;
+      expect(renderer.minAlphaMass).toBe(0.5);
+      renderer.destroy();
     });
   });
 });

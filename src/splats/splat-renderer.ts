@@ -29,6 +29,12 @@ export interface SplatRendererOptions {
   depthFormat: GPUTextureFormat;
   /** Times the preprocess, sort and raster passes when given and enabled. */
   profiler?: GpuProfiler;
+  /**
+   * Cull splats whose total α over the image (`alphaMass`: 2π·o·√det Σ', px²) is below this.
+   * Default 0: every splat that reaches α = 1/255 is drawn, as the 3DGS equations say. Larger values
+   * trade fidelity for speed (bench/RESULTS.md measures both); settable later with `minAlphaMass`.
+   */
+  minAlphaMass?: number;
 }
 
 export class SplatRenderer {
@@ -37,6 +43,7 @@ export class SplatRenderer {
   private readonly counters: GPUBuffer;
   private readonly cameraScratch: Float32Array<ArrayBuffer> = new Float32Array(CAMERA_LAYOUT.size / 4);
   private readonly frameScratch = new Uint32Array(SPLAT_FRAME_LAYOUT.size / 4);
+  private readonly frameScratchF32 = new Float32Array(this.frameScratch.buffer);
   private capacity = 0;
   private projected: GPUBuffer | null = null;
   private ranges: GPUBuffer | null = null;
@@ -78,7 +85,20 @@ export class SplatRenderer {
       SplatPreprocessPass.create(device),
       SplatRasterPass.create(device, options.colorFormat, options.depthFormat),
     ]);
-    return new SplatRenderer(device, preprocess, raster, options.profiler);
+    const renderer = new SplatRenderer(device, preprocess, raster, options.profiler);
+    renderer.minAlphaMass = options.minAlphaMass ?? 0;
+    return renderer;
+  }
+
+  /** The total-α cull threshold in px² (see {@link SplatRendererOptions.minAlphaMass}). */
+  get minAlphaMass(): number {
+    return this.frameScratchF32[SPLAT_FRAME_LAYOUT.minAlphaMass / 4];
+  }
+
+  /** @throws Error when `px2` is negative or not finite. */
+  set minAlphaMass(px2: number) {
+    if (!(px2 >= 0 && Number.isFinite(px2))) throw new Error(`SplatRenderer: minAlphaMass ${px2} is not a finite number ≥ 0 (px²)`);
+    this.frameScratchF32[SPLAT_FRAME_LAYOUT.minAlphaMass / 4] = px2;
   }
 
   /** Makes `scene` the one drawn by `encode`, growing the working buffers if it is larger. */
