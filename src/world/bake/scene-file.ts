@@ -60,7 +60,7 @@ export const SceneFileSchema = z.object({
   format: z.literal(SCENE_FORMAT),
   version: z.literal(SCENE_VERSION),
   name: z.string().min(1),
-  capture: z.string().min(1).regex(/\.(ply|splat|spz)$/i, 'expected a .ply, .splat or .spz file'),
+  capture: z.string().min(1).regex(/\.(ply|splat|spz|glb|gltf)$/i, 'expected a .ply, .splat, .spz, .glb or .gltf file'),
   transform,
   groundHeight: z.number().finite().default(0),
   bounds: z.tuple([z.number(), z.number(), z.number(), z.number()]).refine((b) => b[2] > b[0] && b[3] > b[1], 'expected [minX, minY, maxX, maxY] with max > min').optional(),
