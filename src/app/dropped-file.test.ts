@@ -31,3 +31,33 @@ describe('dropped policy files', () => {
     expect(() => parseDroppedFiles([{ name: 'a.onnx', bytes: model }, { name: 'b.onnx', bytes: model }])).toThrow(/one ONNX model at a time/);
   });
 });
+
+describe('dropped splat files', () => {
+  /** A one-splat glTF (KHR_gaussian_splatting) whose buffer is the external file `bin/splat data.bin`. */
+  const gltf = enc(JSON.stringify({
+    asset: { version: '2.0' }, extensionsUsed: ['KHR_gaussian_splatting'],
+    buffers: [{ uri: 'bin/splat%20data.bin', byteLength: 56 }],
+    bufferViews: [{ buffer: 0, byteLength: 56 }],
+    accessors: [
+      { bufferView: 0, componentType: 5126, count: 1, type: 'VEC3' },
+      { bufferView: 0, byteOffset: 12, componentType: 5126, count: 1, type: 'VEC4' },
+      { bufferView: 0, byteOffset: 28, componentType: 5126, count: 1, type: 'VEC3' },
+      { bufferView: 0, byteOffset: 40, componentType: 5126, count: 1, type: 'SCALAR' },
+      { bufferView: 0, byteOffset: 44, componentType: 5126, count: 1, type: 'VEC3' },
+    ],
+    meshes: [{ primitives: [{ mode: 0, extensions: { KHR_gaussian_splatting: { kernel: 'ellipse', colorSpace: 'srgb_rec709_display' } }, attributes: {
+      POSITION: 0, 'KHR_gaussian_splatting:ROTATION': 1, 'KHR_gaussian_splatting:SCALE': 2, 'KHR_gaussian_splatting:OPACITY': 3, 'KHR_gaussian_splatting:SH_DEGREE_0_COEF_0': 4,
+    } }] }],
+  }));
+  const bin = new Uint8Array(new Float32Array([1, 2, 3, 0, 0, 0, 1, 0.5, 0.5, 0.5, 0.25, 0, 0, 0]).buffer);
+
+  it('loads a .gltf dropped with its .bin, and names the .bin when it is missing', () => {
+    const d = parseDroppedFiles([{ name: 'splat data.bin', bytes: bin }, { name: 'scene.gltf', bytes: gltf }]);
+    expect(d.kind).toBe('splats');
+    if (d.kind !== 'splats') return;
+    expect(d.name).toBe('scene.gltf');
+    expect(Array.from(d.cloud.positions)).toEqual([1, -2, -3]);
+    expect(d.cloud.opacities[0]).toBe(0.25);
+    expect(() => parseDroppedFiles([{ name: 'scene.gltf', bytes: gltf }])).toThrow(/^scene\.gltf: buffer 0 refers to the external file "bin\/splat data\.bin", which was not supplied/);
+  });
+});

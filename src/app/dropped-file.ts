@@ -6,7 +6,7 @@
  */
 import { parseScenarios, type Scenario } from '../bench/scenario';
 import { parsePolicyManifest, type PolicyManifest } from '../policy/manifest';
-import { loadSplatFile, sniffSplatFormat } from '../splats/formats';
+import { loadGltfSplats, loadSplatFile, sniffSplatFormat } from '../splats/formats';
 import type { SplatCloud } from '../splats/splat-cloud';
 import { isEpisodeJson, parseEpisodeFile, type EpisodeFile } from './episode-file';
 
@@ -58,14 +58,16 @@ export function parseDroppedFile(name: string, bytes: Uint8Array): DroppedFile {
   }
   if (lower.endsWith('.onnx')) return { kind: 'policy-model', name, model: bytes };
   if (sniffSplatFormat(name, bytes) || /\.(ply|splat|spz)$/.test(lower)) return { kind: 'splats', name, cloud: loadSplatFile(name, bytes) };
-  throw new Error(`${name}: unknown file type (drop a scenario/episode .json, a splat .ply/.splat/.spz, or a policy .onnx with its .json manifest)`);
+  throw new Error(`${name}: unknown file type (drop a scenario/episode .json, a splat .ply/.splat/.spz/.glb/.gltf, or a policy .onnx with its .json manifest)`);
 }
 
 /**
  * Parses one drop of several files. With an `.onnx` among them, the result is that model paired
  * with its manifest: the `.json` of the same name, else the only `.json`, else `pending` (a
  * manifest dropped earlier); the `.json` is validated as a manifest whatever else it contains.
- * Without a model, the first file is parsed by {@link parseDroppedFile}.
+ * Without a model, a `.gltf` among them is loaded with the other files as its external buffers
+ * (matched by file name, the buffer `uri`'s last path segment); otherwise the first file is
+ * parsed by {@link parseDroppedFile}.
  *
  * @throws Error naming the files: more than one model, no manifest for the model, several `.json`
  *   none of which has the model's name; ManifestError (`manifest: field: problem`); and whatever
@@ -74,6 +76,11 @@ export function parseDroppedFile(name: string, bytes: Uint8Array): DroppedFile {
 export function parseDroppedFiles(files: readonly NamedBytes[], pending?: { name: string; manifest: PolicyManifest } | null): DroppedFile {
   if (files.length === 0) throw new Error('nothing was dropped');
   const models = files.filter((f) => f.name.toLowerCase().endsWith('.onnx'));
+  const gltf = files.find((f) => f.name.toLowerCase().endsWith('.gltf'));
+  if (models.length === 0 && gltf) {
+    const sibling = (uri: string) => files.find((f) => f !== gltf && f.name === uri.replace(/^.*[\\/]/, ''))?.bytes;
+    return { kind: 'splats', name: gltf.name, cloud: loadGltfSplats(gltf.name, gltf.bytes, sibling) };
+  }
   if (models.length === 0) return parseDroppedFile(files[0].name, files[0].bytes);
   if (models.length > 1) throw new Error(`${models.map((m) => m.name).join(', ')}: drop one ONNX model at a time (with its .json manifest)`);
   const model = models[0];

@@ -90,7 +90,7 @@ export function buildPanel(root: HTMLElement): Panel {
     copyLink: el('button', { id: 'copy-link', class: 'secondary' }, 'Link'),
     screenshot: el('button', { id: 'screenshot', class: 'secondary' }, 'Screenshot'),
     video: el('button', { id: 'video', class: 'secondary' }, 'Record video'),
-    openFile: el('input', { id: 'open-file', type: 'file', multiple: '', accept: '.json,.onnx,.ply,.splat,.spz' }),
+    openFile: el('input', { id: 'open-file', type: 'file', multiple: '', accept: '.json,.onnx,.ply,.splat,.spz,.glb,.gltf,.bin' }),
   };
   p.bodies.checked = true;
   p.seed.placeholder = 'scenario seed';
@@ -122,7 +122,7 @@ export function buildPanel(root: HTMLElement): Panel {
     p.screenshot, p.video,
     el('h2', {}, 'Files'),
     p.openFile,
-    el('div', { class: 'hint' }, 'Or drop a scenario / suite / episode .json, a splat .ply/.splat/.spz, or an ONNX policy (.onnx + its .json manifest, together or manifest first) onto the view.'),
+    el('div', { class: 'hint' }, 'Or drop a scenario / suite / episode .json, a splat .ply/.splat/.spz/.glb/.gltf (with its .bin files), or an ONNX policy (.onnx + its .json manifest, together or manifest first) onto the view.'),
   );
   return p;
 }

@@ -6,7 +6,7 @@
  * line says the figures are software figures.
  *
  * `npm run profile -- --scene FILE [FILE…]` profiles the splat renderer on any capture instead (PLY,
- * compressed PLY, .spz, .splat, SOG .sog / meta.json / folder of SOG tiles): one row per file with
+ * compressed PLY, .spz, .splat, glTF .glb / .gltf, SOG .sog / meta.json / folder of SOG tiles): one row per file with
  * `scene, splats, width, height, frameMs, fps, passes` (preprocess, sort, raster GPU ms), the load
  * time and the camera, in DIR/profile.json.
  */

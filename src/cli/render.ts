@@ -16,7 +16,7 @@ import type { RenderResult } from '../splats/headless-api';
 import { renderWorldCli, type WorldCliOptions } from '../world/bake/render-cli';
 
 const program = new Command('render')
-  .description('Render one frame of a Gaussian-splat capture (.ply, compressed .ply, .splat, .spz, SOG .sog / meta.json / folder of SOG tiles) to a PNG.')
+  .description('Render one frame of a Gaussian-splat capture (.ply, compressed .ply, .splat, .spz, glTF .glb / .gltf with KHR_gaussian_splatting, SOG .sog / meta.json / folder of SOG tiles) to a PNG.')
   .option('--scene <file|folder>', 'splat file, SOG meta.json, or a folder of SOG datasets (rendered as one scene)')
   .option('--world <seed|scene.json>', 'render a procedural world (integer seed) or a scanned-scene file instead of --scene')
   .option('--map', 'with --world: render the top-down map instead of a view')

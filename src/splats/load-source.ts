@@ -1,6 +1,6 @@
 /**
  * Loads a splat capture the page can fetch, in any supported layout: one file (INRIA / compressed
- * PLY, .spz, .splat; a bundled SOG `.sog` zip), an unbundled SOG `meta.json` with its images, or a
+ * PLY, .spz, .splat, glTF `.glb` / self-contained `.gltf`; a bundled SOG `.sog` zip), an unbundled SOG `meta.json` with its images, or a
  * folder of several SOG datasets rendered as one scene (e.g. the ten tiles of a city capture).
  * Browser-side (fetch, WebP decoding on the GPU).
  */

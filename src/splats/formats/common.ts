@@ -1,4 +1,4 @@
-/** Small helpers shared by the splat loaders (activation functions, quaternion storage). */
+/** Small helpers shared by the splat loaders (activation functions, quaternion storage, axis flips). */
 
 /** Logistic sigmoid 1 / (1 + e^−x): raw 3DGS opacity → opacity in [0, 1]. */
 export function sigmoid(x: number): number {
@@ -23,3 +23,11 @@ export function storeUnitQuat(out: Float32Array, i: number, w: number, x: number
 export function degreeForRestCount(perChannel: number): number {
   return [0, 3, 8, 15].indexOf(perChannel);
 }
+
+/**
+ * Sign of each higher-band SH coefficient (bands 1..3, the 15 coefficients in 3DGS order) under
+ * the change of axes (x, y, z) → (x, −y, −z), i.e. RUB (x right, y up, z back: OpenGL, glTF,
+ * SPZ) ↔ RDF (x right, y down, z forward: COLMAP, INRIA PLY): the parity of each basis function
+ * in y and z (Niantic spz `flipSh`). Its own inverse.
+ */
+export const RUB_TO_RDF_SH_SIGN: readonly number[] = [-1, -1, 1, -1, 1, 1, -1, 1, -1, 1, -1, -1, 1, -1, 1];

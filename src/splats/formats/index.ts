@@ -3,27 +3,30 @@
  */
 import { SplatFormatError, type SplatCloud } from '../splat-cloud';
 import { loadCompressedPly } from './compressed-ply';
+import { hasGlbMagic, loadGltfSplats, looksLikeGltfJson } from './gltf';
 import { loadPly } from './ply';
 import { hasPlyMagic } from './ply-reader';
 import { loadSplat, SPLAT_RECORD_BYTES } from './splat';
 import { loadSpz } from './spz';
 
-export { loadPly, loadCompressedPly, loadSplat, loadSpz };
+export { loadPly, loadCompressedPly, loadSplat, loadSpz, loadGltfSplats };
 
 /** Formats `loadSplatFile` understands (compressed PLY is detected inside `loadPly`). */
-export type SplatFileFormat = 'ply' | 'spz' | 'splat';
+export type SplatFileFormat = 'ply' | 'spz' | 'splat' | 'gltf';
 
 /** Human-readable list of the supported formats, used in the "unknown format" error. */
 export const SUPPORTED_SPLAT_FORMATS =
   'INRIA 3DGS .ply (binary_little_endian), PlayCanvas .compressed.ply, Niantic .spz (v2/v3), antimatter15 .splat, ' +
-  'PlayCanvas SOG v2 (.sog, meta.json, or a folder of them)';
+  'PlayCanvas SOG v2 (.sog, meta.json, or a folder of them), glTF 2.0 with KHR_gaussian_splatting (.glb, or .gltf with embedded buffers)';
 
 /**
  * Sniffs a splat file's format.
  *
  * Rules, in order: bytes start with `ply` + newline → 'ply' (INRIA or compressed); gzip magic
- * 1f 8b or a raw `NGSP` payload → 'spz'; file name ends in `.splat` (case-insensitive) → 'splat'
- * (`.splat` has no header, so it is only recognised by name; a bad size is reported by `loadSplat`).
+ * 1f 8b or a raw `NGSP` payload → 'spz'; GLB magic `glTF`, a name ending in `.glb` or `.gltf`, or
+ * JSON with an `"asset"` key in its first 64 KiB → 'gltf'; file name ends in `.splat`
+ * (case-insensitive) → 'splat' (`.splat` has no header, so it is only recognised by name; a bad size
+ * is reported by `loadSplat`).
  *
  * @returns the format, or null when none matches.
  */
@@ -31,6 +34,7 @@ export function sniffSplatFormat(fileName: string, bytes: Uint8Array): SplatFile
   if (hasPlyMagic(bytes)) return 'ply';
   if (bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b) return 'spz';
   if (bytes.length >= 4 && bytes[0] === 0x4e && bytes[1] === 0x47 && bytes[2] === 0x53 && bytes[3] === 0x50) return 'spz';
+  if (hasGlbMagic(bytes) || /\.gl(b|tf)$/i.test(fileName) || looksLikeGltfJson(bytes)) return 'gltf';
   if (/\.splat$/i.test(fileName)) return 'splat';
   return null;
 }
@@ -38,10 +42,13 @@ export function sniffSplatFormat(fileName: string, bytes: Uint8Array): SplatFile
 /**
  * Loads a splat file of any supported format, chosen by `sniffSplatFormat`.
  *
- * @param fileName the file's name or path (used for `.splat` detection and in error messages).
- * @param bytes the whole file.
+ * @param fileName the file's name or path (used for `.splat`, `.glb` and `.gltf` detection and in
+ *   error messages).
+ * @param bytes the whole file. A `.gltf` must embed its buffers (`data:` URIs); call
+ *   `loadGltfSplats` with a reader for external ones.
  * @returns an activated `SplatCloud` (see `splat-cloud.ts`). Frame: the PLY/COLMAP frame of the
- *   capture (RDF); `.spz` data is converted from SPZ's RUB to RDF by `loadSpz`.
+ *   capture (RDF); `.spz` data is converted from SPZ's RUB to RDF by `loadSpz`, and glTF data from
+ *   the scene's Y-up RUB axes (after node transforms) to RDF by `loadGltfSplats`.
  * @throws SplatFormatError from the chosen loader, or, when no format matches, one naming the file,
  *   its size and first bytes, and listing the supported formats.
  */
@@ -50,6 +57,7 @@ export function loadSplatFile(fileName: string, bytes: Uint8Array): SplatCloud {
     case 'ply': return loadPly(fileName, bytes);
     case 'spz': return loadSpz(fileName, bytes);
     case 'splat': return loadSplat(fileName, bytes);
+    case 'gltf': return loadGltfSplats(fileName, bytes);
     default: {
       const head = Array.from(bytes.subarray(0, 4), (b) => b.toString(16).padStart(2, '0')).join(' ');
       const hint = bytes.length > 0 && bytes.length % SPLAT_RECORD_BYTES === 0

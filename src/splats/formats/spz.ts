@@ -24,7 +24,7 @@
  */
 import { inflateSync } from 'fflate';
 import { allocateSplatCloud, SplatFormatError, shRestCount, type SplatCloud } from '../splat-cloud';
-import { storeUnitQuat } from './common';
+import { RUB_TO_RDF_SH_SIGN, storeUnitQuat } from './common';
 
 /** "NGSP" read as a little-endian u32. */
 export const SPZ_MAGIC = 0x5053474e;
@@ -32,8 +32,6 @@ const HEADER_BYTES = 16;
 const COLOR_SCALE = 0.15;
 /** Niantic's limit on points per file (`maxPointsToRead`). */
 const MAX_POINTS = 10_000_000;
-/** SH sign flips for RUB → RDF, per coefficient (bands 1..3), from (x, y, z) → (x, −y, −z). */
-const FLIP_SH = [-1, -1, 1, -1, 1, 1, -1, 1, -1, 1, -1, -1, 1, -1, 1];
 
 let crcTable: Uint32Array | null = null;
 function crc32(data: Uint8Array): number {
@@ -170,7 +168,7 @@ export function loadSpz(fileName: string, bytes: Uint8Array): SplatCloud {
     for (let c = 0; c < k; c++) {
       for (let ch = 0; ch < 3; ch++) {
         const idx = (i * k + c) * 3 + ch;
-        cloud.shRest[idx] = FLIP_SH[c] * (data[offSh + idx] - 128) / 128;
+        cloud.shRest[idx] = RUB_TO_RDF_SH_SIGN[c] * (data[offSh + idx] - 128) / 128;
       }
     }
   }

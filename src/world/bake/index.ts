@@ -8,4 +8,4 @@ export * from './chunks';
 export * from './default-camera';
 export * from './sky';
 export * from './scene-file';
-export * from './sh-rotation';
+export * from '../../splats/sh-rotation';

@@ -27,7 +27,7 @@ describe('parseSceneFile', () => {
   const cases: [string, (j: Record<string, any>) => void, RegExp][] = [
     ['bad JSON', () => undefined, /^s\.json: \(root\): invalid JSON/],
     ['wrong format tag', (j) => { j.format = 'nope'; }, /^s\.json: format: /],
-    ['capture extension', (j) => { j.capture = 'x.obj'; }, /^s\.json: capture: expected a \.ply, \.splat or \.spz file/],
+    ['capture extension', (j) => { j.capture = 'x.obj'; }, /^s\.json: capture: expected a \.ply, \.splat, \.spz, \.glb or \.gltf file/],
     ['negative scale', (j) => { j.transform.scale = -1; }, /^s\.json: transform(\.scale)?: /],
     ['short ring', (j) => { j.walkable.sidewalk[0].outer = [[0, 0], [1, 0]]; }, /^s\.json: walkable\.sidewalk\.0\.outer: a ring needs at least 3 vertices/],
     ['self-intersecting ring', (j) => { j.walkable.crosswalk[0].outer = [[0, 0], [1, 1], [1, 0], [0, 1]]; }, /^s\.json: walkable\.crosswalk\.0\.outer: /],

@@ -20,7 +20,7 @@
  *
  * The transform maps a capture point p to world `s · R p + t` (R from the unit quaternion
  * `rotation` = (w, x, y, z), or from the matrix). Splats transform as: positions by the full map,
- * rotations q → q_R ⊗ q, scales × s, and higher SH bands rotated by R (see `sh-rotation.ts`;
+ * rotations q → q_R ⊗ q, scales × s, and higher SH bands rotated by R (see `src/splats/sh-rotation.ts`;
  * degree 0 needs nothing). Reflections and non-uniform scales are refused (a Gaussian's covariance
  * would need a full 3×3 map, and SH a reflection).
  *
@@ -34,7 +34,7 @@ import { allocateSplatCloud, type SplatCloud } from '../../splats/splat-cloud';
 import { boxOf, ringProblem, signedArea, type Box, type MultiPolygon, type Ring, type Vec2 } from '../geometry';
 import type { ObjectKind, StaticObject } from '../objects';
 import type { World } from '../world';
-import { rotateShRest } from './sh-rotation';
+import { rotateShRest } from '../../splats/sh-rotation';
 
 /** Format tag and version of scene files. */
 export const SCENE_FORMAT = 'curbside-scene';
@@ -60,7 +60,7 @@ export const SceneFileSchema = z.object({
   format: z.literal(SCENE_FORMAT),
   version: z.literal(SCENE_VERSION),
   name: z.string().min(1),
-  capture: z.string().min(1).regex(/\.(ply|splat|spz)$/i, 'expected a .ply, .splat or .spz file'),
+  capture: z.string().min(1).regex(/\.(ply|splat|spz|glb|gltf)$/i, 'expected a .ply, .splat, .spz, .glb or .gltf file'),
   transform,
   groundHeight: z.number().finite().default(0),
   bounds: z.tuple([z.number(), z.number(), z.number(), z.number()]).refine((b) => b[2] > b[0] && b[3] > b[1], 'expected [minX, minY, maxX, maxY] with max > min').optional(),

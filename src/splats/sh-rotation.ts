@@ -8,7 +8,7 @@
  * (2l+1)×(2l+1) band rotation matrix (the Wigner-D matrix in this basis, up to round-off), without
  * the recurrence of Ivanic & Ruedenberg (1996).
  */
-import { SH_C1, SH_C2, SH_C3 } from '../../splats/spherical-harmonics';
+import { SH_C1, SH_C2, SH_C3 } from './spherical-harmonics';
 
 /** Basis values of band `l` (1–3) at unit direction (x, y, z), in the 3DGS order, into `out`. */
 function band(l: number, x: number, y: number, z: number, out: Float64Array): void {
