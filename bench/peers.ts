@@ -113,19 +113,23 @@ runCli(async () => {
   console.log(`\n${header}\n\n${table}`);
   const outDir = new URL('./out/', import.meta.url);
   mkdirSync(outDir, { recursive: true });
+  const suffix = o.minAlphaMass > 0 ? `-cull${o.minAlphaMass}` : '';
   for (const r of rows) {
     const panels = [r.images.curbside, r.images.playcanvas, r.images.reference].filter(Boolean).map((b) => Buffer.from(b, 'base64'));
     const png = new PNG({ width: r.width * panels.length, height: r.height });
     panels.forEach((p, k) => {
       for (let y = 0; y < r.height; y++) p.copy(png.data, (y * png.width + k * r.width) * 4, y * r.width * 4, (y + 1) * r.width * 4);
     });
-    writeFileSync(new URL(`peers-${basename(r.scene).replace(/[^\w.-]/g, '_')}.png`, outDir), PNG.sync.write(png));
+    writeFileSync(new URL(`peers${suffix}-${basename(r.scene).replace(/[^\w.-]/g, '_')}.png`, outDir), PNG.sync.write(png));
   }
-  writeFileSync(new URL('peers.json', outDir), JSON.stringify({ date: new Date().toISOString(), header, playcanvasVersion: pcVersion, rows: rows.map(({ images: _, ...rest }) => rest) }, null, 2));
+  writeFileSync(new URL(`peers${suffix}.json`, outDir), JSON.stringify({ date: new Date().toISOString(), header, playcanvasVersion: pcVersion, minAlphaMass: o.minAlphaMass, rows: rows.map(({ images: _, ...rest }) => rest) }, null, 2));
   if (o.write) {
+    // The exact renderer (the default) and a run with Curbside's total-α cull keep separate sections.
+    const cull = o.minAlphaMass > 0;
     writeResultsSection(
-      'peers',
-      `## Splat renderer vs PlayCanvas (\`npm run bench:peers\`), ${new Date().toISOString().slice(0, 10)}\n\n${header}\n\n` +
+      cull ? 'peers-cull' : 'peers',
+      `## Splat renderer vs PlayCanvas (\`npm run bench:peers${cull ? ` -- --min-alpha-mass ${o.minAlphaMass}` : ''}\`), ${new Date().toISOString().slice(0, 10)}\n\n${header}\n\n` +
+        (cull ? `Curbside culls splats whose total α over the image is below ${o.minAlphaMass} px² (\`minAlphaMass\`; the default, 0, draws every splat that reaches α = 1/255). ` : '') +
         `Same headless Chromium, same file, resolution and camera path (default framing, orbiting the target by ${o.orbit}° per frame), ` +
         `PlayCanvas ${pcVersion} WebGPU (${rows[0]?.playcanvasRenderer ?? '?'}, unified gsplat; as shipped, with its screen-space culling ` +
         `minContribution = ${rows[0]?.playcanvasCulling.minContribution} px², minPixelSize = ${rows[0]?.playcanvasCulling.minPixelSize} px, and with both set to 0 so it draws ` +

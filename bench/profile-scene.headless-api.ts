@@ -18,6 +18,8 @@ export interface SceneProfileRequest extends CaptureViewRequest {
   /** Timed frames (after `warmup` untimed ones). */
   frames: number;
   warmup: number;
+  /** Total-α cull threshold, px² (`SplatRendererOptions.minAlphaMass`; default 0 draws every splat). */
+  minAlphaMass?: number;
 }
 
 /** One profiled capture (the `rows[]` entries of profile.json). */
@@ -56,6 +58,7 @@ export async function profileSplatScene(req: SceneProfileRequest): Promise<Scene
   const start = captureCamera(cloud, req);
   const scene = new SplatSceneBuffers(device, cloud, req.file.name);
   const timer = await SplatFrameTimer.create(device, req.width, req.height);
+  timer.renderer.minAlphaMass = req.minAlphaMass ?? 0;
   try {
     await timer.renderer.setScene(scene);
     const times: number[] = [];

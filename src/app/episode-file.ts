@@ -10,6 +10,7 @@ import { deflateSync, inflateSync, strFromU8, strToU8 } from 'fflate';
 import { z } from 'zod';
 import { ScenarioSchema, type Scenario } from '../bench/scenario';
 import type { VelocityCommand } from '../robot/unicycle';
+import { UserError } from '../core/user-error';
 
 /** Format tag and version of an episode file. */
 export const EPISODE_FORMAT = 'curbside-episode';
@@ -38,7 +39,7 @@ export interface EpisodeFile {
 }
 
 /** Thrown for an episode file or URL that does not parse: `source: field: problem`. */
-export class EpisodeFileError extends Error {
+export class EpisodeFileError extends UserError {
   constructor(message: string) {
     super(message);
     this.name = 'EpisodeFileError';

@@ -8,6 +8,7 @@ import { dirname } from 'node:path';
 import type { EpisodeRecord } from './episode-record';
 
 import { episodeKey } from './episode-record';
+import { UserError } from '../core/user-error';
 
 export { episodeKey, policyName, type EpisodeRecord } from './episode-record';
 
@@ -38,12 +39,12 @@ export function appendResult(path: string, record: EpisodeRecord): void {
   appendFileSync(path, `${JSON.stringify(record)}\n`);
 }
 
-/** Parses `--shard i/n` (1-based i). @throws Error for a malformed shard. */
+/** Parses `--shard i/n` (1-based i). @throws UserError for a malformed shard. */
 export function parseShard(text: string): { index: number; count: number } {
   const m = /^(\d+)\/(\d+)$/.exec(text.trim());
   const index = m ? Number(m[1]) : NaN;
   const count = m ? Number(m[2]) : NaN;
-  if (!(count >= 1 && index >= 1 && index <= count)) throw new Error(`--shard ${text}: expected i/n with 1 <= i <= n, e.g. 2/4`);
+  if (!(count >= 1 && index >= 1 && index <= count)) throw new UserError(`--shard ${text}: expected i/n with 1 <= i <= n, e.g. 2/4`);
   return { index, count };
 }
 

@@ -14,6 +14,7 @@
  */
 import { z } from 'zod';
 import { signedArea, type Ring } from '../core/geometry2d';
+import { UserError } from '../core/user-error';
 
 /** SidewalkBench's pedestrian-reactive behaviours (seeds/002 §3.2) plus the pedestrian-free reference. */
 export const BEHAVIOURS = ['static', 'obstructing', 'conversing', 'queuing', 'frontal', 'lateral', 'overtaking', 'ped-crossing', 'gesturing'] as const;
@@ -103,7 +104,7 @@ export type Scenario = z.infer<typeof ScenarioSchema>;
 export type PedestrianSpec = z.infer<typeof PedestrianSpecSchema>;
 
 /** A scenario or suite file that does not validate: `file: field.path: problem`. */
-export class ScenarioError extends Error {
+export class ScenarioError extends UserError {
   constructor(message: string) {
     super(message);
     this.name = 'ScenarioError';

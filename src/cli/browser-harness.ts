@@ -11,6 +11,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { basename, relative, resolve, sep } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { createServer, type Plugin, type ViteDevServer } from 'vite';
+import { InvalidArgumentError } from 'commander';
+import { UserError } from '../core/user-error';
 import { CHROMIUM_PATH, HARDWARE_GPU_FLAGS, SWIFTSHADER_FLAGS } from '../../test/chromium-flags';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -98,8 +100,8 @@ export function localFilesPlugin(paths: Map<string, { abs: string; dir: boolean 
   };
 }
 
-/** A user-facing error: the CLI prints its message alone and exits 1. */
-export class CliError extends Error {}
+/** A user-facing error of a command-line tool: the CLI prints its message alone and exits 1. */
+export class CliError extends UserError {}
 
 /**
  * Starts the server and browser, runs `body`, and always tears both down.
@@ -163,12 +165,15 @@ export async function withHarness<T>(options: HarnessOptions, body: (h: Harness)
   }
 }
 
-/** Runs a CLI main: prints a CliError's message alone (exit 1), anything else with its stack. */
+/**
+ * Runs a CLI main: prints a {@link UserError}'s message (CliError, ScenarioError, SplatFormatError,
+ * commander's InvalidArgumentError, …) alone as one line (exit 1), anything else with its stack.
+ */
 export function runCli(main: () => Promise<void>): void {
   main().then(
     () => process.exit(0),
     (e: unknown) => {
-      if (e instanceof CliError) console.error(`error: ${e.message}`);
+      if (e instanceof UserError || e instanceof InvalidArgumentError) console.error(`error: ${e.message}`);
       else console.error(e);
       process.exit(1);
     },

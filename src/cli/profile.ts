@@ -13,7 +13,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { CliError, runCli, withHarness } from './browser-harness';
-import { numberBetween, parseVec3, positiveInt } from './parse';
+import { nonNegative, numberBetween, parseVec3, positiveInt } from './parse';
 import { serveCapture } from './sog-parts';
 import type { SceneProfileResult, SceneProfileRow } from '../../bench/profile-scene.headless-api';
 import type { ProfileConfig, ProfileResult } from '../../bench/profile.headless-api';
@@ -50,12 +50,13 @@ const program = new Command('profile')
   .option('--up <x,y,z>', 'with --scene: up direction; default 0,-1,0 (COLMAP captures are y-down)', parseVec3)
   .option('--fov-y <deg>', 'with --scene: vertical field of view, degrees', numberBetween(0, 180), 50)
   .option('--orbit <deg>', 'with --scene: turn the camera about the target by DEG per frame', Number, 0)
+  .option('--min-alpha-mass <px2>', 'with --scene: cull splats whose total α is below this, px² (default 0: none)', nonNegative)
   .option('--out <dir>', 'output directory', 'bench/out')
   .option('--gpu', "use the machine's GPU instead of SwiftShader")
   .option('--headed', 'show the browser window');
 
 /** `--scene` mode: one row per capture, printed and written to DIR/profile.json. */
-async function profileScenes(o: { scene: string[]; width: number; height: number; eye?: [number, number, number]; target?: [number, number, number]; up?: [number, number, number]; fovY: number; orbit: number; frames: string; out: string; gpu?: boolean; headed?: boolean }): Promise<void> {
+async function profileScenes(o: { scene: string[]; width: number; height: number; eye?: [number, number, number]; target?: [number, number, number]; up?: [number, number, number]; fovY: number; orbit: number; minAlphaMass?: number; frames: string; out: string; gpu?: boolean; headed?: boolean }): Promise<void> {
   const frames = Number(o.frames);
   if (!(Number.isInteger(frames) && frames > 0)) throw new CliError(`--frames: expected a positive integer, got '${o.frames}'`);
   if (!Number.isFinite(o.orbit)) throw new CliError(`--orbit: expected degrees per frame, got '${o.orbit}'`);
@@ -66,7 +67,7 @@ async function profileScenes(o: { scene: string[]; width: number; height: number
     const result = await withHarness({ headed: o.headed, hardwareGpu: o.gpu }, async (h) => {
       const file = await serveCapture(h, path);
       return h.call<SceneProfileResult>('profileSplatScene', {
-        file, width: o.width, height: o.height, fovYDeg: o.fovY, eye: o.eye, target: o.target, up: o.up, orbitDeg: o.orbit, frames, warmup: 2,
+        file, width: o.width, height: o.height, fovYDeg: o.fovY, eye: o.eye, target: o.target, up: o.up, orbitDeg: o.orbit, frames, warmup: 2, minAlphaMass: o.minAlphaMass,
       });
     });
     header = machineLine(result.adapter, result.software);

@@ -11,7 +11,7 @@ import { Command } from 'commander';
 import { PNG } from 'pngjs';
 import { CliError, runCli, withHarness } from './browser-harness';
 import { serveCapture } from './sog-parts';
-import { numberBetween, parseVec3, positiveInt } from './parse';
+import { nonNegative, numberBetween, parseVec3, positiveInt } from './parse';
 import type { RenderResult } from '../splats/headless-api';
 import { renderWorldCli, type WorldCliOptions } from '../world/bake/render-cli';
 
@@ -30,13 +30,14 @@ const program = new Command('render')
   .option('--target <x,y,z>', 'point looked at (scene frame); default: centre of the bounds', parseVec3)
   .option('--up <x,y,z>', 'up direction (scene frame); default 0,-1,0 (COLMAP/OpenCV captures are y-down)', parseVec3)
   .option('--fov-y <deg>', 'vertical field of view in degrees (default 50; 60 for --world SEED)', numberBetween(0, 180))
+  .option('--min-alpha-mass <px2>', 'cull splats whose total α over the image is below this, px² (default 0: draw every splat reaching α = 1/255)', nonNegative)
   .option('--headed', 'show the browser window')
   .option('--gpu', "use the machine's GPU instead of SwiftShader")
   .showHelpAfterError();
 
 runCli(async () => {
   program.parse();
-  const o = program.opts<{ scene?: string; world?: string; map?: boolean; pedestrians?: number; worldSize?: number; viewDistance?: number; out: string; width: number; height: number; eye?: [number, number, number]; target?: [number, number, number]; up?: [number, number, number]; fovY?: number; headed?: boolean; gpu?: boolean }>();
+  const o = program.opts<{ scene?: string; world?: string; map?: boolean; pedestrians?: number; worldSize?: number; viewDistance?: number; out: string; width: number; height: number; eye?: [number, number, number]; target?: [number, number, number]; up?: [number, number, number]; fovY?: number; minAlphaMass?: number; headed?: boolean; gpu?: boolean }>();
   if (!o.out.toLowerCase().endsWith('.png')) throw new CliError(`--out ${o.out}: the output must be a .png file`);
   if (o.world !== undefined) {
     if (o.scene) throw new CliError('--scene and --world: give one of them');
@@ -59,6 +60,7 @@ runCli(async () => {
       eye: o.eye,
       target: o.target,
       up: o.up,
+      minAlphaMass: o.minAlphaMass,
     });
   });
   const png = new PNG({ width: result.width, height: result.height });

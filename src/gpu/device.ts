@@ -4,9 +4,10 @@
  * Every failure is a {@link GpuUnavailableError} whose message names what is missing and the
  * flag or setting that fixes it, so the CLI, the tests and the demo page can show it as it is.
  */
+import { UserError } from '../core/user-error';
 
 /** Thrown when no usable WebGPU device can be had; `reason` says which step failed. */
-export class GpuUnavailableError extends Error {
+export class GpuUnavailableError extends UserError {
   constructor(
     readonly reason: 'no-webgpu' | 'no-adapter' | 'missing-feature' | 'limit-too-low' | 'device-failed',
     message: string,

@@ -7,6 +7,7 @@
  * Validated with zod; every error names the file and the field (`model.json: image.width: …`).
  */
 import { z } from 'zod';
+import { UserError } from '../core/user-error';
 
 /** Identifier of this manifest format; a manifest must carry it in `format`. */
 export const MANIFEST_FORMAT = 'curbside-policy/1';
@@ -137,7 +138,7 @@ export const policyManifestSchema = z
 export type PolicyManifest = z.output<typeof policyManifestSchema>;
 
 /** Thrown for a manifest that does not parse or validate; the message is `file: field: problem`. */
-export class ManifestError extends Error {
+export class ManifestError extends UserError {
   constructor(message: string) {
     super(message);
     this.name = 'ManifestError';

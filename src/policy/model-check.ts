@@ -4,6 +4,7 @@
  * onnxruntime with an opaque shape error mid-episode.
  */
 import { observationDims, type PolicyManifest } from './manifest';
+import { UserError } from '../core/user-error';
 
 /** One tensor as a model declares it (onnxruntime's `InferenceSession.ValueMetadata`, reduced). */
 export interface DeclaredTensor {
@@ -25,7 +26,7 @@ export interface ExpectedTensor {
 }
 
 /** Thrown when a model does not match its manifest; the message names the model file and the mismatch. */
-export class ModelMismatchError extends Error {
+export class ModelMismatchError extends UserError {
   constructor(message: string) {
     super(message);
     this.name = 'ModelMismatchError';

@@ -16,6 +16,8 @@ export interface RenderRequest extends CaptureViewRequest {
   fileName: string;
   /** For a folder of SOG datasets: their meta.json paths relative to `fileUrl`. */
   sogParts?: string[];
+  /** Total-α cull threshold, px² (`SplatRendererOptions.minAlphaMass`; default 0 draws every splat). */
+  minAlphaMass?: number;
 }
 
 export interface RenderResult {
@@ -33,7 +35,7 @@ export async function renderSplats(req: RenderRequest): Promise<RenderResult> {
   const acquired = await acquireDevice({ optionalFeatures: ['timestamp-query'] });
   const cloud = await raceDeviceLoss(acquired, loadSplatSource({ url: req.fileUrl, name: req.fileName, sogParts: req.sogParts }, acquired.device));
   const camera = captureCamera(cloud, req);
-  const pixels = await raceDeviceLoss(acquired, renderSplatsOffscreen(acquired.device, cloud, camera, req.fileName));
+  const pixels = await raceDeviceLoss(acquired, renderSplatsOffscreen(acquired.device, cloud, camera, req.fileName, req.minAlphaMass ?? 0));
   acquired.device.destroy();
   let coveredPixels = 0;
   for (let i = 3; i < pixels.length; i += 4) if (pixels[i] > 0) coveredPixels++;

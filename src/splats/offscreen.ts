@@ -54,10 +54,12 @@ export class OffscreenTarget {
 /**
  * Renders `cloud` from `camera` and returns linear RGBA floats (width×height×4, top row first)
  * over a black background.
+ *
+ * @param minAlphaMass the renderer's total-α cull threshold, px² (`SplatRendererOptions`; 0 draws every splat).
  */
-export async function renderSplatsOffscreen(device: GPUDevice, cloud: SplatCloud, camera: PinholeCamera, file = 'scene'): Promise<Float32Array> {
+export async function renderSplatsOffscreen(device: GPUDevice, cloud: SplatCloud, camera: PinholeCamera, file = 'scene', minAlphaMass = 0): Promise<Float32Array> {
   const scene = new SplatSceneBuffers(device, cloud, file);
-  const renderer = await SplatRenderer.create(device, { colorFormat: OFFSCREEN_COLOR_FORMAT, depthFormat: OFFSCREEN_DEPTH_FORMAT });
+  const renderer = await SplatRenderer.create(device, { colorFormat: OFFSCREEN_COLOR_FORMAT, depthFormat: OFFSCREEN_DEPTH_FORMAT, minAlphaMass });
   const target = new OffscreenTarget(device, camera.width, camera.height);
   try {
     await renderer.setScene(scene);

@@ -9,6 +9,7 @@
  * Frame: whatever frame the file was captured in (COLMAP/OpenCV captures are Y-down, Z-forward).
  * A scene file records the transform to Curbside's Z-up world frame; the renderer takes it as is.
  */
+import { UserError } from '../core/user-error';
 export interface SplatCloud {
   /** Number of splats N. */
   count: number;
@@ -55,7 +56,7 @@ export function allocateSplatCloud(count: number, shDegree: number): SplatCloud 
 }
 
 /** Error from a splat loader: `file: problem`, so the CLI can print it as one line. */
-export class SplatFormatError extends Error {
+export class SplatFormatError extends UserError {
   constructor(readonly file: string, problem: string) {
     super(`${file}: ${problem}`);
     this.name = 'SplatFormatError';

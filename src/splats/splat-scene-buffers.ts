@@ -6,9 +6,10 @@ import type { CameraModel } from '../gpu/camera';
 import { buildSpatialCells, visibleRanges, type SpatialCells } from './spatial-cells';
 import { packShRest, packSplats, shRestStride, SPLAT_LAYOUT, PROJECTED_SPLAT_LAYOUT } from './gpu-layout';
 import type { SplatCloud } from './splat-cloud';
+import { UserError } from '../core/user-error';
 
 /** Thrown when a scene's buffers exceed the adapter's limits; the message names buffer and limit. */
-export class SplatMemoryError extends Error {
+export class SplatMemoryError extends UserError {
   constructor(message: string) {
     super(message);
     this.name = 'SplatMemoryError';

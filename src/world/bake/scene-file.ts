@@ -35,6 +35,7 @@ import { boxOf, ringProblem, signedArea, type Box, type MultiPolygon, type Ring,
 import type { ObjectKind, StaticObject } from '../objects';
 import type { World } from '../world';
 import { rotateShRest } from '../../splats/sh-rotation';
+import { UserError } from '../../core/user-error';
 
 /** Format tag and version of scene files. */
 export const SCENE_FORMAT = 'curbside-scene';
@@ -78,7 +79,7 @@ export const SceneFileSchema = z.object({
 export type SceneFile = z.infer<typeof SceneFileSchema>;
 
 /** A scene-file error: `file: field.path: problem`. */
-export class SceneFileError extends Error {
+export class SceneFileError extends UserError {
   constructor(readonly file: string, readonly field: string, problem: string) {
     super(`${file}: ${field}: ${problem}`);
     this.name = 'SceneFileError';
