@@ -105,6 +105,23 @@ describe('demo page', () => {
     await page.close();
   }, 120_000);
 
+  it('switches suite, behaviour and policy a moment apart without an error banner', async () => {
+    // Before scene changes were serialised, the frame loop encoded splats while a new scene was still
+    // uploading and the banner read "SplatRenderer.encode: no scene set".
+    const page = await h.open(`${QUERY}&suite=city&walkers=2&bodies=0&camera=follow`);
+    await page.waitForFunction(() => (window as unknown as { curbsideDemo: Demo }).curbsideDemo.frames >= 2, undefined, { timeout: 60_000 });
+    await page.selectOption('#suite', 'reactive');
+    await page.waitForTimeout(1000);
+    await page.selectOption('#behaviour', 'gesturing');
+    await page.waitForTimeout(1000);
+    await page.selectOption('#policy', 'expert');
+    const f0 = await frames(page);
+    await page.waitForFunction((n) => (window as unknown as { curbsideDemo: Demo }).curbsideDemo.frames >= n + 5, f0, { timeout: 60_000 });
+    expect(await page.locator('#banner').textContent()).not.toMatch(/error|no scene set/i);
+    expect(await page.locator('#banner').isHidden(), await page.locator('#banner').textContent() ?? '').toBe(true);
+    await page.close();
+  }, 120_000);
+
   it('drives the robot with the example ONNX policy picked in the panel', async () => {
     const page = await h.open(`${QUERY}&suite=city&walkers=2&bodies=0&camera=follow`);
     const start = await demo(page, () => (window as unknown as { curbsideDemo: Demo }).curbsideDemo.state().robot);

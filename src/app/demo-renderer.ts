@@ -48,6 +48,8 @@ export class DemoRenderer {
   private skinner: PedestrianSkinner | null = null;
   private pedestrians: PedestrianPass | null = null;
   private scene: SplatSceneBuffers | null = null;
+  /** The last scene change, so overlapping `setSplats` calls apply one after another. */
+  private sceneChange: Promise<void> = Promise.resolve();
   private lighting: TimeOfDayLighting | null = null;
   /** Splats in the uploaded scene (0 when none). */
   splatCount = 0;
@@ -90,14 +92,32 @@ export class DemoRenderer {
     this.target = new OffscreenTarget(this.device, width, height);
   }
 
-  /** Uploads a new splat background (null: none). @throws SplatMemoryError when it does not fit the adapter. */
-  async setSplats(cloud: SplatCloud | null, name = 'scene'): Promise<void> {
+  /**
+   * Uploads a new splat background (null: none). Frames rendered meanwhile draw no splats (never a
+   * half-set scene), and calls that overlap (a user switching scenarios quickly) apply in call order.
+   *
+   * @throws SplatMemoryError when it does not fit the adapter.
+   */
+  setSplats(cloud: SplatCloud | null, name = 'scene'): Promise<void> {
+    const change = this.sceneChange.then(() => this.replaceSplats(cloud, name));
+    this.sceneChange = change.catch(() => undefined);
+    return change;
+  }
+
+  private async replaceSplats(cloud: SplatCloud | null, name: string): Promise<void> {
     this.scene?.destroy();
     this.scene = null;
     this.splatCount = 0;
     if (!cloud || cloud.count === 0) return;
-    this.scene = new SplatSceneBuffers(this.device, cloud, name, 'DemoRenderer.scene');
-    await this.splats.setScene(this.scene);
+    const scene = new SplatSceneBuffers(this.device, cloud, name, 'DemoRenderer.scene');
+    try {
+      await this.splats.setScene(scene);
+    } catch (e) {
+      scene.destroy();
+      throw e;
+    }
+    // Only now may frames draw it: the renderer's buffers and bind groups are ready.
+    this.scene = scene;
     this.splatCount = cloud.count;
   }
 
