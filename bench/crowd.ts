@@ -77,7 +77,7 @@ async function runOrca(h: Harness, o: Options): Promise<{ json: CrowdBenchResult
   const fmt = (v: number | null) => (v === null ? `skipped (> ${cpuMaxAgents} agents)` : fmtRate(v));
   const table = markdownTable(
     ['agents', 'GPU steps/s', 'CPU reference steps/s', 'GPU / CPU'],
-    result.rows.map((r) => [r.agents.toLocaleString('en'), fmt(r.gpuStepsPerSecond), fmt(r.cpuStepsPerSecond), r.cpuStepsPerSecond ? (r.gpuStepsPerSecond / r.cpuStepsPerSecond).toFixed(1) + '×' : '–']),
+    result.rows.map((r) => [r.agents.toLocaleString('en'), fmt(r.gpuStepsPerSecond), fmt(r.cpuStepsPerSecond), r.cpuStepsPerSecond ? `${(r.gpuStepsPerSecond / r.cpuStepsPerSecond).toFixed(1)}×` : '–']),
   );
   const header = machineLine(result.adapter, result.software);
   console.log(`${header}\n\n${table}\n`);
@@ -150,7 +150,7 @@ async function runBatch(h: Harness, o: Options): Promise<{ json: { adapter: stri
     ['slots B', 'pedestrians', 'GPU steps/s', 'CPU steps/s', 'GPU pedestrian-steps/s', 'CPU pedestrian-steps/s', 'GPU / CPU'],
     rows.map((r) => [
       r.slots, r.pedestrians, fmtRate(r.gpu.stepsPerSecond), fmtRate(r.cpu.stepsPerSecond), fmtRate(r.gpu.pedestrianStepsPerSecond), fmtRate(r.cpu.pedestrianStepsPerSecond),
-      (r.gpu.stepsPerSecond / r.cpu.stepsPerSecond).toFixed(2) + '×',
+      `${(r.gpu.stepsPerSecond / r.cpu.stepsPerSecond).toFixed(2)}×`,
     ]),
   );
   const header = machineLine(adapter, software);

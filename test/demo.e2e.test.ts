@@ -31,7 +31,7 @@ afterAll(async () => {
 describe('demo page', () => {
   it('draws a non-blank street with pedestrians and the HUD updates', async () => {
     const page = await h.open(`${QUERY}&suite=city&walkers=6&camera=orbit`);
-    const hud0 = await demo(page, (d) => (window as unknown as { curbsideDemo: Demo }).curbsideDemo.state().hud);
+    const hud0 = await demo(page, (_d) => (window as unknown as { curbsideDemo: Demo }).curbsideDemo.state().hud);
     await page.waitForFunction(() => (window as unknown as { curbsideDemo: Demo }).curbsideDemo.frames >= 3, undefined, { timeout: 60_000 });
     const hud1 = await page.locator('#hud').textContent();
     expect(hud1).toMatch(/FPS \d/);
@@ -59,7 +59,7 @@ describe('demo page', () => {
 
   it('replays a recorded episode from the URL hash to the same final state', async () => {
     const page = await h.open(`${QUERY}&suite=smoke&policy=expert&walkers=3&camera=follow&bodies=0`);
-    const final = await demo(page, (d) => (window as unknown as { curbsideDemo: Demo }).curbsideDemo.runToEnd());
+    const final = await demo(page, (_d) => (window as unknown as { curbsideDemo: Demo }).curbsideDemo.runToEnd());
     const hash = await demo(page, () => (window as unknown as { curbsideDemo: Demo }).curbsideDemo.recordingHash());
     await page.close();
     const replay = await h.open(`${QUERY}&bodies=0`, hash);

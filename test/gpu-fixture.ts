@@ -27,16 +27,14 @@ export async function withDevice<T>(body: (device: GPUDevice, acquired: Acquired
   const device = acquired.device;
   device.pushErrorScope('validation');
   device.pushErrorScope('out-of-memory');
-  let result: T;
-  try {
-    result = await body(device, acquired);
-  } finally {
-    const oom = await device.popErrorScope();
-    const validation = await device.popErrorScope();
-    if (oom) throw new Error(`GPU out-of-memory error: ${oom.message}`);
-    if (validation) throw new Error(`GPU validation error: ${validation.message}`);
-  }
-  return result;
+  // The scopes are popped whether or not the body throws; a GPU error outranks the body's result.
+  const outcome = await body(device, acquired).then((value) => ({ value }), (error: unknown) => ({ error }));
+  const oom = await device.popErrorScope();
+  const validation = await device.popErrorScope();
+  if (oom) throw new Error(`GPU out-of-memory error: ${oom.message}`);
+  if (validation) throw new Error(`GPU validation error: ${validation.message}`);
+  if ('error' in outcome) throw outcome.error;
+  return outcome.value;
 }
 
 /** Reads `../shared/data/<relPath>` through the test server. */

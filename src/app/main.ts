@@ -78,7 +78,7 @@ async function refreshScenarios(selected?: string): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  let acquired;
+  let acquired: Awaited<ReturnType<typeof acquireDevice>>;
   try {
     acquired = await acquireDevice({ optionalFeatures: ['timestamp-query'] });
   } catch (e) {

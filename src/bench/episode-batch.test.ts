@@ -40,8 +40,14 @@ async function runBatch(slots: number, list: readonly BenchJob[] = jobs): Promis
   const started = new Map<BenchJob, number>();
   const policy: BatchEpisodePolicy<BenchJob, ScenarioWorld> = {
     ...expert,
-    reset: (slot, start) => (started.set(start.job, steps), expert.reset(slot, start)),
-    act: (obs) => (steps++, expert.act(obs)),
+    reset: (slot, start) => {
+      started.set(start.job, steps);
+      return expert.reset(slot, start);
+    },
+    act: (obs) => {
+      steps++;
+      return expert.act(obs);
+    },
   };
   await runEpisodeBatch(list, {
     pedestrians: new CpuPedestrianBatch(slots),

@@ -172,7 +172,10 @@ export class EpisodeRun {
     if (this.step % this.sampleEvery === 0) this.sample(time);
     if (found.length > 0) {
       this.failures.push(...found);
-      if (scenario.onFailure === 'terminate') return this.finish('failure');
+      if (scenario.onFailure === 'terminate') {
+        this.finish('failure');
+        return;
+      }
       // Long-horizon: back to the closest route waypoint, facing along the route, at rest.
       const i = route.closestWaypoint(state.x, state.y);
       const [ax, ay] = route.route[i];

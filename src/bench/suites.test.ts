@@ -10,7 +10,11 @@ const load = (name: string): Scenario[] => {
   const path = resolve(import.meta.dirname, `../../scenes/suites/${name}.json`);
   return parseScenarios(path, readFileSync(path, 'utf8'));
 };
-const count = (s: Scenario[], key: (x: Scenario) => string) => s.reduce<Record<string, number>>((m, x) => ({ ...m, [key(x)]: (m[key(x)] ?? 0) + 1 }), {});
+const count = (s: Scenario[], key: (x: Scenario) => string) => {
+  const m: Record<string, number> = {};
+  for (const x of s) m[key(x)] = (m[key(x)] ?? 0) + 1;
+  return m;
+};
 
 describe('checked-in suites', () => {
   it('unit: 100 straight, 100 curve, 100 crosswalk (procedural) and 30 scanned, with 10–20 m routes, 60 s, terminate on failure', () => {

@@ -65,7 +65,7 @@ runCli(async () => {
   };
   if (o.json) {
     await mkdir(dirname(o.json), { recursive: true });
-    await writeFile(o.json, JSON.stringify(out, null, 2) + '\n');
+    await writeFile(o.json, `${JSON.stringify(out, null, 2)}\n`);
   }
   const reached = out.allReachedGoalAtStep === null ? 'not all at goal' : `all at goal at step ${out.allReachedGoalAtStep} (${(out.allReachedGoalAtStep * out.dt).toFixed(1)} s)`;
   console.log(

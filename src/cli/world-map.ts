@@ -7,6 +7,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import { PNG } from 'pngjs';
+import { UserError } from '../core/user-error';
 import { createRng } from '../core/random';
 import { BLOCK_TYPES, type BlockType } from '../world/blocks';
 import { renderWorldMap, type MapAgent } from '../world/map-render';
@@ -39,16 +40,16 @@ async function main(): Promise<void> {
   const o = program.opts<{ seed: number; out: string; size: number; worldSize: number; bounds?: [number, number, number, number]; route?: string }>();
   if (!o.out.toLowerCase().endsWith('.png')) throw new Error(`--out ${o.out}: the output must be a .png file`);
   if (o.size < 1 || o.size > 8192) throw new Error(`--size ${o.size}: must be in 1..8192`);
-  if (o.route && o.route !== 'crosswalk' && !BLOCK_TYPES.includes(o.route as BlockType)) throw new Error(`--route ${o.route}: unknown block type`);
+  if (o.route && o.route !== 'crosswalk' && !BLOCK_TYPES.includes(o.route as BlockType)) throw new UserError(`--route ${o.route}: unknown block type`);
   const t0 = performance.now();
   const world = generateWorld({ seed: o.seed, size: o.worldSize });
   const t1 = performance.now();
-  let route;
+  let route: Parameters<typeof renderWorldMap>[1]['route'];
   const agents: MapAgent[] = [];
   let bounds = o.bounds;
   if (o.route) {
     const r = sampleRoute(world, createRng(o.seed).fork('cli-route'), { kind: o.route as BlockType | 'crosswalk', minLength: 10, maxLength: 20 });
-    if (!r) throw new Error(`--route ${o.route}: no 10–20 m route found`);
+    if (!r) throw new UserError(`--route ${o.route}: no 10–20 m route found`);
     route = r.points;
     agents.push({ position: r.start, yaw: Math.atan2(r.points[1][1] - r.start[1], r.points[1][0] - r.start[0]), color: [0, 170, 0, 255] }, { position: r.goal, color: [230, 30, 30, 255] });
     const cx = (r.start[0] + r.goal[0]) / 2, cy = (r.start[1] + r.goal[1]) / 2;

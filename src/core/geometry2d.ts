@@ -70,7 +70,7 @@ export function pointSegmentDistance(px: number, py: number, a: Vec2, b: Vec2): 
   const dx = b[0] - a[0], dy = b[1] - a[1];
   const l2 = dx * dx + dy * dy;
   let t = l2 > 0 ? ((px - a[0]) * dx + (py - a[1]) * dy) / l2 : 0;
-  t = t < 0 ? 0 : t > 1 ? 1 : t;
+  t = t < 0 ? 0 : Math.min(t, 1);
   return Math.hypot(px - a[0] - t * dx, py - a[1] - t * dy);
 }
 

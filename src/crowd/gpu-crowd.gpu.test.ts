@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { withDevice } from '../../test/gpu-fixture';
-import { type CrowdSpec } from './crowd-spec';
+import type { CrowdSpec } from './crowd-spec';
 import { GpuCrowd, MAX_OBSTACLE_NEIGHBORS } from './gpu-crowd';
 import { randomCrowd } from './random-crowds';
 import { ReferenceCrowd } from './reference-crowd';

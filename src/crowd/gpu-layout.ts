@@ -106,8 +106,16 @@ export interface CrowdGrid {
 export function gridFor(spec: CrowdSpec, maxCellsPerEnv = 1 << 20): CrowdGrid {
   const xs: number[] = [];
   const ys: number[] = [];
-  for (const a of spec.agents) xs.push(a.position.x, a.goal.x), ys.push(a.position.y, a.goal.y);
-  for (const p of spec.obstacles) for (const v of p.vertices) xs.push(v.x), ys.push(v.y);
+  for (const a of spec.agents) {
+    xs.push(a.position.x, a.goal.x);
+    ys.push(a.position.y, a.goal.y);
+  }
+  for (const p of spec.obstacles) {
+    for (const v of p.vertices) {
+      xs.push(v.x);
+      ys.push(v.y);
+    }
+  }
   let cellSize = maxNeighborDist(spec);
   const lo = [xs.reduce((m, v) => Math.min(m, v), 0), ys.reduce((m, v) => Math.min(m, v), 0)];
   const hi = [xs.reduce((m, v) => Math.max(m, v), 0), ys.reduce((m, v) => Math.max(m, v), 0)];

@@ -60,7 +60,7 @@ export function linearProgram1(
   } else {
     // Optimise closest point.
     const t = dot(line.direction, sub(optVelocity, line.point));
-    const clamped = t < tLeft ? tLeft : t > tRight ? tRight : t;
+    const clamped = t < tLeft ? tLeft : Math.min(t, tRight);
     result.value = add(line.point, scale(line.direction, clamped));
   }
   return true;

@@ -32,7 +32,7 @@ export function readNpz(bytes: Uint8Array, keys: readonly string[], file: string
   const out = new Map<string, NpzArray>();
   for (const [name, entry] of Object.entries(entries)) {
     const key = name.replace(/\.npy$/, '');
-    let parsed;
+    let parsed: ReturnType<typeof parseNpy>;
     try {
       parsed = parseNpy(entry.slice().buffer);
     } catch (e) {

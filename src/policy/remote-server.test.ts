@@ -5,7 +5,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { DELIVERY_ROBOT } from '../robot/robot-spec';
-import { parsePolicyManifest } from './manifest';
 import { decodePolicyOutput } from './policy-output';
 import { RemotePolicyLink, type WebSocketLike } from './remote-policy';
 import { decodeObservation, encodeObservation } from './remote-protocol';

@@ -40,7 +40,10 @@ describe('CameraBatch (48×36)', () => {
         await batch.load(1, world, 7);
         const submit = device.queue.submit.bind(device.queue);
         let submits = 0;
-        device.queue.submit = (buffers) => (submits++, submit(buffers));
+        device.queue.submit = (buffers) => {
+          submits++;
+          submit(buffers);
+        };
         try {
           await batch.render([
             { state, pedestrians: [ped], dt: 0.5 },

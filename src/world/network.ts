@@ -162,7 +162,7 @@ export function generateNetwork(rng: Rng, opts: NetworkOptions): StreetNetwork {
   });
   const force = (k: EdgeKind, ok: (e: GEdge) => boolean): void => {
     if (ek.includes(k)) return;
-    const cands = live.map((e, i) => i).filter((i) => ek[i] === 'straight' && !touchesRb(live[i]) && ok(live[i]));
+    const cands = live.map((_e, i) => i).filter((i) => ek[i] === 'straight' && !touchesRb(live[i]) && ok(live[i]));
     if (cands.length > 0) ek[k === 'fork' ? cands.reduce((a, b) => (len(live[b]) > len(live[a]) ? b : a)) : rng.pick(cands)] = k;
   };
   force('fork', (e) => !e.stub && len(e) >= 95);

@@ -25,7 +25,7 @@ import { vergeIntervals } from './crosswalks';
 import type { StreetNetwork } from './network';
 import { arcLengths, densify, polylineLength, sampleAt } from './polyline';
 import { zoneOffsets } from './profile';
-import { BoxGrid, MultiPolygonIndex } from './spatial-index';
+import { BoxGrid, type MultiPolygonIndex } from './spatial-index';
 
 /** Kinds of static object. */
 export type ObjectKind = 'lampPost' | 'tree' | 'hydrant' | 'bench' | 'bin' | 'bollard' | 'signPost' | 'stopSign' | 'busShelter' | 'building';

@@ -74,7 +74,13 @@ describe('procedural world invariants (20 seeds, 400 m)', () => {
     const seen = new Uint8Array(nodes.length);
     const stack = [0];
     seen[0] = 1;
-    while (stack.length) for (const v of adj[stack.pop()!]) if (!seen[v]) (seen[v] = 1), stack.push(v);
+    while (stack.length) {
+      for (const v of adj[stack.pop()!]) {
+        if (seen[v]) continue;
+        seen[v] = 1;
+        stack.push(v);
+      }
+    }
     expect(seen.every((x) => x === 1), `seed ${seed}: graph not connected`).toBe(true);
     const pieces = union(w.zones.sidewalk, w.zones.crosswalk);
     for (const p of pieces) expect(nodes.some(([x, y]) => pointInMultiPolygon(x, y, [p])), `seed ${seed}: walkable piece without waypoint`).toBe(true);

@@ -184,7 +184,7 @@ function meshInstances(ctx: Context): MeshInstance[] {
     const si = json.scene ?? 0;
     roots = list(ctx, item(ctx, json.scenes, si, 'scene', 'scene').nodes, `scene ${si}: nodes`);
   } else if (nodes.length > 0) {
-    const children = new Set(nodes.flatMap((n, i) => list(ctx, item(ctx, nodes, i, 'node', 'nodes').children, `node ${i}: children`)));
+    const children = new Set(nodes.flatMap((_n, i) => list(ctx, item(ctx, nodes, i, 'node', 'nodes').children, `node ${i}: children`)));
     roots = nodes.map((_, i) => i).filter((i) => !children.has(i));
   } else {
     return (json.meshes ?? []).map((_, m) => ({ mesh: m, matrix: null, label: `mesh ${m}` }));

@@ -14,7 +14,7 @@
 import { createRng } from '../../core/random';
 import type { StaticObject } from '../objects';
 import { hash01, valueNoise } from './noise';
-import { SplatBuilder, X_AXIS, Y_AXIS, Z_AXIS, type Rgb } from './splat-builder';
+import { type SplatBuilder, X_AXIS, Y_AXIS, Z_AXIS, type Rgb } from './splat-builder';
 
 /** Facade lattice spacing, metres. */
 export const FACADE_SPACING = 0.3;

@@ -14,7 +14,7 @@ import type { StaticObject } from '../objects';
 import { arcLengths, projectOnPolyline, sampleAt } from '../polyline';
 import type { World } from '../world';
 import { hash01 } from './noise';
-import { SplatBuilder, Z_AXIS, type Rgb } from './splat-builder';
+import { type SplatBuilder, Z_AXIS, type Rgb } from './splat-builder';
 
 /** Object colours (display RGB in [0, 1]). */
 export const FURNITURE_COLORS = {
@@ -164,7 +164,7 @@ export function bakeFurniture(world: World, o: StaticObject, z: number, seed: nu
       addCylinder(out, cx, cy, z, z + trunkTop + 0.5, o.radius, (t, a) => shadeRgb(C.bark, 0.8 + 0.3 * hash01(seed, o.id, Math.round(t * 40), Math.round(a * 5))), 0.1, false);
       const rx = Math.max(1, o.canopyRadius), rz = Math.max(1.2, (o.height - trunkTop) / 2);
       const czc = z + trunkTop + rz * 0.9;
-      const area = 4 * Math.PI * Math.pow((rx * rx * 2 + rx * rz * 2) / 4, 1); // ≈ ellipsoid surface
+      const area = 4 * Math.PI * ((rx * rx * 2 + rx * rz * 2) / 4); // ≈ ellipsoid surface
       const n = Math.round(area / 0.3);
       const golden = Math.PI * (3 - Math.sqrt(5));
       const tint = jitter(1);

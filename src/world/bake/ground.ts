@@ -28,7 +28,7 @@ import { arcLengths, sampleAt } from '../polyline';
 import { zoneOffsets } from '../profile';
 import type { World } from '../world';
 import { fbm2, hash01, valueNoise } from './noise';
-import { SplatBuilder, Z_AXIS, type Rgb } from './splat-builder';
+import { type SplatBuilder, Z_AXIS, type Rgb } from './splat-builder';
 
 /** Lattice spacing of paved/grass ground, metres. */
 export const GROUND_SPACING = 0.25;

@@ -11,7 +11,10 @@ import { loadScene, parseSceneFile, sceneTransform, transformSplatCloud, type Sc
 const SCENE_PATH = resolve(import.meta.dirname, '../../../scenes/fruit-drops.json');
 const text = readFileSync(SCENE_PATH, 'utf8');
 
-function withChange(mut: (j: Record<string, any>) => void): string {
+// biome-ignore lint/suspicious/noExplicitAny: the tests mutate parsed JSON of any shape
+type Json = Record<string, any>;
+
+function withChange(mut: (j: Json) => void): string {
   const j = JSON.parse(text);
   mut(j);
   return JSON.stringify(j);
@@ -24,7 +27,7 @@ describe('parseSceneFile', () => {
     expect(resolve(dirname(SCENE_PATH), s.capture)).toMatch(/shared\/data\/splats\/fruit_drops_minimal\.ply$/);
   });
 
-  const cases: [string, (j: Record<string, any>) => void, RegExp][] = [
+  const cases: [string, (j: Json) => void, RegExp][] = [
     ['bad JSON', () => undefined, /^s\.json: \(root\): invalid JSON/],
     ['wrong format tag', (j) => { j.format = 'nope'; }, /^s\.json: format: /],
     ['capture extension', (j) => { j.capture = 'x.obj'; }, /^s\.json: capture: expected a \.ply, \.splat, \.spz, \.glb or \.gltf file/],
