@@ -138,6 +138,6 @@ runCli(async () => {
         `(per-block medians in brackets). PSNR over RGB of the first frame against the f64 reference renderer (the 3DGS equations). ` +
         `Images (Curbside | PlayCanvas | reference): \`bench/out/peers-<capture>.png\`.\n\n${table}`,
     );
-    console.log('wrote bench/RESULTS.md, bench/out/peers.json and bench/out/peers-*.png');
+    console.log(`wrote bench/RESULTS.md, bench/out/peers${suffix}.json and bench/out/peers${suffix}-*.png`);
   }
 });

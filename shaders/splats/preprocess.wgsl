@@ -21,7 +21,7 @@
 // splats before it in the block, from the bit masks), in splat order (deterministic, unlike an
 // atomic counter), and writes sortKeys[slot] = its depth quantised over the visible [min, max] to
 // frame.keyBits bits and reversed (far first once sorted ascending), sortValues[slot] = i; and the
-// draw gets 6 vertices per visible splat. The sort then runs on the visibleCount keys alone. No
+// draw gets 3 vertices (one triangle) per visible splat. The sort then runs on the visibleCount keys alone. No
 // entry point uses a workgroup barrier (SwiftShader runs barrier-free workgroups much faster).
 //
 // Bindings (group 0): 0 camera, 1 frame, 2 splats, 3 SH rest (packed f16 pairs), 4 projected,
@@ -235,7 +235,7 @@ fn countBlocks(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroup
 fn compact(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
   let i = gid.x + gid.y * nwg.x * WORKGROUP_SIZE;
   if (i >= frame.splatCount) { return; }
-  if (i == 0u) { atomicStore(&counters[DRAW_VERTEX_COUNT], 6u * atomicLoad(&counters[VISIBLE_COUNT])); }
+  if (i == 0u) { atomicStore(&counters[DRAW_VERTEX_COUNT], 3u * atomicLoad(&counters[VISIBLE_COUNT])); }
   let word = i / 32u;
   let bit = 1u << (i % 32u);
   let mask = atomicLoad(&visibleBits[word]);

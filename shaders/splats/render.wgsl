@@ -1,7 +1,10 @@
-// Splat render pass: one non-instanced draw, two triangles (6 vertices) per visible splat: the
-// bounding rectangle of its α ≥ 1/255 ellipse in its eigenbasis, in sorted back-to-front order,
-// blended with premultiplied alpha ("over"). SwiftShader pays per instance, so one instance of
-// 6·V vertices is far faster there than V instanced quads (bench/RESULTS.md). Depth-tested against
+// Splat render pass: one non-instanced draw, one triangle (3 vertices) per visible splat: the
+// smallest triangle around its α ≥ 1/255 ellipse (the image, under the splat's eigenbasis, of the
+// equilateral triangle around the circle of radius k standard deviations: vertices at 2k from the
+// centre, inradius k), in sorted back-to-front order, blended with premultiplied alpha ("over").
+// SwiftShader pays per instance and per triangle: one instance of 3·V vertices is far faster there
+// than V instanced quads, and one triangle (30 % more fragments, all but the ellipse's giving α = 0)
+// is a third faster than the two of a bounding rectangle (bench/RESULTS.md). Depth-tested against
 // the caller's opaque depth buffer, never written. Prepended: common/camera.wgsl, splats/splat-types.wgsl.
 //
 // Fragment α = min(0.99, o · exp(−½ dᵀ Σ'⁻¹ d)); below 1/255 the fragment outputs (0, 0, 0, 0),
@@ -16,8 +19,6 @@ override ALPHA_MAX: f32 = 0.99;
 @group(0) @binding(1) var<storage, read> projected: array<ProjectedSplat>;
 @group(0) @binding(2) var<storage, read> sortedIndices: array<u32>;
 
-const QUAD_CORNERS = array<u32, 6>(0u, 1u, 2u, 1u, 3u, 2u);
-
 struct VertexOut {
   @builtin(position) position: vec4f,
   @location(0) @interpolate(linear) sigmas: vec2f,   // offset from the centre in standard deviations along (e₁, e₂)
@@ -26,14 +27,15 @@ struct VertexOut {
 
 @vertex
 fn vertexMain(@builtin(vertex_index) vertex: u32) -> VertexOut {
-  // Two triangles (6 vertices) per splat in one non-instanced draw: corners 0 1 2, 1 3 2.
-  let s = projected[sortedIndices[vertex / 6u]];
-  let vi = QUAD_CORNERS[vertex % 6u];
+  // One triangle (3 vertices) per splat in one non-instanced draw.
+  let s = projected[sortedIndices[vertex / 3u]];
+  let vi = vertex % 3u;
   let rg = unpack2x16float(s.colorRG);
   let bo = unpack2x16float(s.colorBO);
-  // α = o·exp(−r²/2) ≥ α_min inside r ≤ k: the quad is the bounding rectangle of that ellipse.
+  // α = o·exp(−r²/2) ≥ α_min inside r ≤ k: the triangle's incircle, radius k (in standard
+  // deviations), is that ellipse. Corners at 2k: (0, 2), (√3, −1), (−√3, −1).
   let k = sqrt(2.0 * log(max(bo.y, ALPHA_MIN) / ALPHA_MIN));
-  let corner = (vec2f(f32(vi & 1u), f32(vi >> 1u)) * 2.0 - 1.0) * k;
+  let corner = select(select(vec2f(-1.7320508, -1.0), vec2f(1.7320508, -1.0), vi == 1u), vec2f(0.0, 2.0), vi == 0u) * k;
   let axisMinor = vec2f(-s.axisMajor.y, s.axisMajor.x) / max(length(s.axisMajor), 1e-30) * s.sigmaMinor;
   let offset = corner.x * s.axisMajor + corner.y * axisMinor;
   var out: VertexOut;

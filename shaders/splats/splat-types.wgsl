@@ -14,7 +14,7 @@ struct Splat {
 
 // A splat projected to screen space by the preprocess pass (the raster record), 32 bytes. The
 // 2D Gaussian is stored in its eigenbasis: Σ' = λ₁ e₁e₁ᵀ + λ₂ e₂e₂ᵀ with e₂ = (−e₁.y, e₁.x), so
-// the raster pass draws the rectangle ±k√λ₁ e₁ ± k√λ₂ e₂ and evaluates the Gaussian from
+// the raster pass draws a triangle around the ellipse of ±k√λ₁ e₁, ±k√λ₂ e₂ and evaluates the Gaussian from
 // coordinates in standard deviations, without the conic (projection.ts: ProjectedSplat).
 struct ProjectedSplat {
   centerPx: vec2f,   // pixels, origin top-left, y down

@@ -12,8 +12,8 @@
  *
  * Extent (opacity-aware, exact by construction): a pixel at offset d contributes only where
  * α = o · exp(−½ dᵀ Σ'⁻¹ d) ≥ 1/255, i.e. inside the ellipse dᵀ Σ'⁻¹ d ≤ k² with
- * k = √(2 ln(255 o)) (≤ 3.33; the splat is culled when o < 1/255). The GPU draws the ellipse's
- * bounding rectangle in its eigenbasis Σ' = λ₁ e₁e₁ᵀ + λ₂ e₂e₂ᵀ (half-sides k√λ₁, k√λ₂), so every
+ * k = √(2 ln(255 o)) (≤ 3.33; the splat is culled when o < 1/255). The GPU draws the smallest
+ * triangle around that ellipse in its eigenbasis Σ' = λ₁ e₁e₁ᵀ + λ₂ e₂e₂ᵀ (semi-axes k√λ₁, k√λ₂), so every
  * pixel the 3DGS equations give a fragment to is drawn, and far fewer others than with the
  * 3-sigma square of the CUDA rasteriser. Off-screen culling uses the ellipse's axis-aligned box,
  * half-sides k√Σ'ₓₓ and k√Σ'ᵧᵧ.

@@ -1,6 +1,6 @@
 /**
- * The splat raster pass (`shaders/splats/render.wgsl`): two triangles per splat in sorted back-to-front
- * order (rectangles around each splat's α ≥ 1/255 ellipse), premultiplied-alpha "over" blending, depth-tested (not written) against the caller's
+ * The splat raster pass (`shaders/splats/render.wgsl`): one triangle per splat in sorted back-to-front
+ * order (the smallest triangle around each splat's α ≥ 1/255 ellipse), premultiplied-alpha "over" blending, depth-tested (not written) against the caller's
  * opaque depth buffer so opaque geometry (pedestrians, markers) composites in front of and behind
  * splats. Reference: reference-renderer.ts.
  */
@@ -59,7 +59,7 @@ export class SplatRasterPass {
     });
   }
 
-  /** Records the draw; its arguments (6 vertices per visible splat) are at `drawArgs[offset]`, written by the preprocess pass. */
+  /** Records the draw; its arguments (3 vertices per visible splat) are at `drawArgs[offset]`, written by the preprocess pass. */
   encode(encoder: GPUCommandEncoder, bindGroup: GPUBindGroup, drawArgs: GPUBuffer, offset: number, target: SplatRenderTarget, timestampWrites?: GPURenderPassTimestampWrites): void {
     const pass = encoder.beginRenderPass({
       label: 'SplatRasterPass',

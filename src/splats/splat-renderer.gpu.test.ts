@@ -137,7 +137,7 @@ describe('preprocess pass', () => {
       const [lo, hi] = [Math.min(...depths), Math.max(...depths)];
       drawn.forEach((i, j) => expect(Math.abs(keys[j] - depthSortKey(refProjected[i]!.depth, lo, hi, bits)), `key of splat ${i}`).toBeLessThanOrEqual(1));
       for (let j = 1; j < visible; j++) if (keys[j] === keys[j - 1]) expect(drawn[j], `tie at ${j}`).toBeGreaterThan(drawn[j - 1]);
-      expect(args[0]).toBe(6 * visible); // two triangles per visible splat, one instance
+      expect(args[0]).toBe(3 * visible); // one triangle per visible splat, one instance
       expect(args[1]).toBe(1);
       read.destroy();
       target.destroy();

@@ -8,7 +8,7 @@
  * args), grown by capacity when a larger scene is set. `encode` only records; the caller submits.
  * The visible count never comes back to the CPU: the preprocess pass compacts the visible splats
  * (in splat order, so frames are deterministic), the radix sort runs on that GPU-written count by
- * indirect dispatch, and the draw has 6 vertices per visible splat. Keys are `depthKeyBits(count)`
+ * indirect dispatch, and the draw has 3 vertices (one triangle) per visible splat. Keys are `depthKeyBits(count)`
  * wide (12–20 bits, 3–5 radix passes), quantised over the depth range of the splats visible in
  * that frame.
  */
