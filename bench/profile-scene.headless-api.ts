@@ -35,6 +35,8 @@ export interface SceneProfileRow {
   passes: Record<string, number>;
   /** Load and parse time of the capture in the page, ms. */
   loadMs: number;
+  /** Peak memory of the browser's processes during load and frames, bytes (filled in by the CLI; null off Linux). */
+  browserPeakBytes?: number | null;
   camera: { eye: Vec3; target: Vec3; up: Vec3; fovYDeg: number };
 }
 

@@ -13,6 +13,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { createServer, type Plugin, type ViteDevServer } from 'vite';
 import { InvalidArgumentError } from 'commander';
 import { UserError } from '../core/user-error';
+import { PeakMemorySampler } from './process-memory';
 import { CHROMIUM_PATH, HARDWARE_GPU_FLAGS, SWIFTSHADER_FLAGS } from '../../test/chromium-flags';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -33,6 +34,11 @@ export interface Harness {
    * the page fetches `url + relative path`.
    */
   serveFile(path: string): Promise<{ url: string; name: string }>;
+  /**
+   * Peak memory of the browser's processes since the harness started, bytes (PSS summed over
+   * Chromium's process tree, sampled every 250 ms and now; see process-memory.ts); null off Linux.
+   */
+  peakMemoryBytes(): number | null;
   /**
    * Calls `window.curbsideHeadless[fn](arg)` in the page (`fn` is an export of a `headless-api.ts`
    * module). Errors keep the page's message, as a CliError.
@@ -116,12 +122,14 @@ export async function withHarness<T>(options: HarnessOptions, body: (h: Harness)
   }
   let server: ViteDevServer | undefined;
   let browser: Browser | undefined;
+  let memory: PeakMemorySampler | undefined;
   try {
     let origin: string;
     const files = new Map<string, { abs: string; dir: boolean }>();
     ({ server, origin } = await startViteServer([localFilesPlugin(files)]));
     const args = options.hardwareGpu ? HARDWARE_GPU_FLAGS : SWIFTSHADER_FLAGS;
     browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: !options.headed, args });
+    memory = new PeakMemorySampler();
     const page = await browser.newPage();
     const pageErrors: string[] = [];
     page.on('pageerror', (e) => pageErrors.push(e.message));
@@ -134,8 +142,13 @@ export async function withHarness<T>(options: HarnessOptions, body: (h: Harness)
       if (Date.now() - started > 120_000) throw new Error('the headless page did not start within 120 s');
       await new Promise((r) => setTimeout(r, 100));
     }
+    const sampler = memory;
     const harness: Harness = {
       page,
+      peakMemoryBytes() {
+        sampler.sample();
+        return sampler.peak;
+      },
       async serveFile(path: string) {
         const abs = resolve(path);
         const s = await stat(abs).catch(() => null);
@@ -160,6 +173,7 @@ export async function withHarness<T>(options: HarnessOptions, body: (h: Harness)
     };
     return await body(harness);
   } finally {
+    memory?.stop();
     await browser?.close().catch(() => undefined);
     await server?.close().catch(() => undefined);
   }

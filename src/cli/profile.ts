@@ -66,18 +66,21 @@ async function profileScenes(o: { scene: string[]; width: number; height: number
   for (const path of o.scene) {
     const result = await withHarness({ headed: o.headed, hardwareGpu: o.gpu }, async (h) => {
       const file = await serveCapture(h, path);
-      return h.call<SceneProfileResult>('profileSplatScene', {
+      const r = await h.call<SceneProfileResult>('profileSplatScene', {
         file, width: o.width, height: o.height, fovYDeg: o.fovY, eye: o.eye, target: o.target, up: o.up, orbitDeg: o.orbit, frames, warmup: 2, minAlphaMass: o.minAlphaMass,
       });
+      return { ...r, browserPeakBytes: h.peakMemoryBytes() };
     });
     header = machineLine(result.adapter, result.software);
+    for (const row of result.rows) row.browserPeakBytes = result.browserPeakBytes;
     software = result.software;
     rows.push(...result.rows);
     console.log(`  ${path}: ${result.rows[0].frameMs.toFixed(1)} ms`);
   }
   const fmt = (v: number | undefined) => (v === undefined ? '–' : v.toFixed(2));
-  const head = ['scene', 'splats', 'resolution', 'frame ms', 'FPS', 'preprocess ms', 'sort ms', 'raster ms', 'load s'];
-  const body = rows.map((r) => [r.scene, r.splats.toLocaleString('en'), `${r.width}×${r.height}`, fmt(r.frameMs), r.fps.toFixed(1), fmt(r.passes.preprocess), fmt(r.passes.sort), fmt(r.passes.raster), (r.loadMs / 1000).toFixed(1)]);
+  const head = ['scene', 'splats', 'resolution', 'frame ms', 'FPS', 'preprocess ms', 'sort ms', 'raster ms', 'load s', 'browser peak MB'];
+  const mb = (b: number | null | undefined) => (b == null ? '–' : (b / 2 ** 20).toFixed(0));
+  const body = rows.map((r) => [r.scene, r.splats.toLocaleString('en'), `${r.width}×${r.height}`, fmt(r.frameMs), r.fps.toFixed(1), fmt(r.passes.preprocess), fmt(r.passes.sort), fmt(r.passes.raster), (r.loadMs / 1000).toFixed(1), mb(r.browserPeakBytes)]);
   const warning = software ? 'NO GPU: WebGPU ran on a software rasteriser; these are not GPU figures (compare ratios only).\n' : '';
   console.log(`${warning}${header}\n\n${markdownTable(head, body)}`);
   mkdirSync(o.out, { recursive: true });
