@@ -9,6 +9,9 @@ import { ExpertPolicy } from '../policy/expert-policy';
 import { DELIVERY_ROBOT } from '../robot/robot-spec';
 import { episodeActions, episodeFromHash, episodeToHash, makeEpisodeFile, parseEpisodeFile } from './episode-file';
 import { ReplayPolicy } from './policies';
+import { CROWD_DT, runEpisode } from '../bench/episode';
+import { pedestrianObstacles, scenarioWorld } from '../bench/scenario-world';
+import { ScenarioPedestrians } from '../crowd/scenario-pedestrians';
 
 async function runToEnd(ep: LiveEpisode, maxSteps: number): Promise<void> {
   await ep.start();
@@ -29,6 +32,24 @@ describe('live episode record and replay', () => {
       expect(replay.finalState()).toEqual(rec.finalState());
     }
   }, 60_000);
+
+  it('gives the benchmark runner\'s episode record for the same scenario, seed and actions', async () => {
+    // The demo's stepper is the runner's EpisodeRun: same sub-steps, crowd steps, checks and record.
+    const suite = await loadSuite('smoke');
+    for (const scenario of [suite.find((s) => s.pedestrians.length > 0)!, suite.find((s) => s.success.kind === 'stop-before') ?? suite[0]]) {
+      const world = scenarioWorld(scenario);
+      const pedestrians = new ScenarioPedestrians(scenario.pedestrians, pedestrianObstacles(scenario, world), scenario.seed);
+      const runner = await runEpisode(scenario, 0, scenario.seed, { world, pedestrians, policy: new ExpertPolicy(DELIVERY_ROBOT), robot: DELIVERY_ROBOT, crowdDt: CROWD_DT });
+      const live = new LiveEpisode(scenario, scenario.seed, new ExpertPolicy(DELIVERY_ROBOT));
+      await runToEnd(live, 100_000);
+      expect(live.record(), scenario.id).toEqual(runner);
+      expect(live.metrics.end).toBe(runner.end);
+      // Replaying the live action log through the demo path gives the same record again.
+      const replay = new LiveEpisode(scenario, scenario.seed, new ReplayPolicy(live.actions, live.policy.rateHz));
+      await runToEnd(replay, live.actions.length);
+      expect({ ...replay.record(), policy: runner.policy }).toEqual(runner);
+    }
+  }, 120_000);
 
   it('free roam has walkers on the default city and rejects a malformed episode file', () => {
     const s = freeRoamScenario(12);

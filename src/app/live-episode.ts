@@ -1,25 +1,28 @@
 /**
- * One episode stepped a control step at a time, for the live demo: the same loop as
- * `runEpisode` (src/bench/episode.ts: synchronized stepping, physics sub-steps, crowd steps,
- * failure checks, goal / stop-before success, long-horizon resets), but driven by the frame loop,
- * with live metrics and an action log (the (v, ω) of every control step) for record and replay.
- * Pure TypeScript, no DOM and no GPU: the same scenario, seed and actions give the same episode.
+ * One episode stepped a control step at a time, for the live demo: the benchmark runner's
+ * {@link EpisodeRun} (src/bench/episode.ts: physics sub-steps, crowd steps, failure checks, goal /
+ * stop-before success, long-horizon resets, the episode record), driven by the frame loop instead
+ * of a loop to the end, plus what only the demo needs: live metrics for the HUD, an action log
+ * (the (v, ω) of every control step) for record and replay, and a guard against overlapping steps.
+ * Pure TypeScript, no DOM and no GPU: the same scenario, seed and actions give the same episode as
+ * `runEpisode` (tested).
  */
 import type { Vec2 } from '../core/geometry2d';
-import { stoppedInFront, STOP_SPEED, type EpisodePolicy, type Observation } from '../bench/episode';
+import { CROWD_DT, EpisodeRun, type EpisodePolicy, type Observation } from '../bench/episode';
+import type { EpisodeRecord } from '../bench/episode-record';
 import type { Scenario } from '../bench/scenario';
 import { pedestrianObstacles, scenarioWorld, type ScenarioWorld } from '../bench/scenario-world';
 import { ScenarioPedestrians } from '../crowd/scenario-pedestrians';
-import { FailureMonitor, type FailureEvent } from '../robot/failure-monitor';
+import type { FailureEvent } from '../robot/failure-monitor';
 import { DELIVERY_ROBOT, type RobotSpec } from '../robot/robot-spec';
-import { RouteTracker } from '../robot/route-tracker';
-import { stepUnicycle, worldToRobot, type RobotState, type VelocityCommand } from '../robot/unicycle';
+import type { RouteTracker } from '../robot/route-tracker';
+import type { RobotState, VelocityCommand } from '../robot/unicycle';
 
-/** Crowd step, s (as the benchmark runner's CROWD_DT). */
-export const LIVE_CROWD_DT = 0.1;
+/** Crowd step, s: the benchmark runner's. */
+export const LIVE_CROWD_DT = CROWD_DT;
 
 /** How a live episode ended, or `running`. */
-export type LiveEnd = 'running' | 'goal' | 'stopped' | 'failure' | 'timeout';
+export type LiveEnd = 'running' | EpisodeRecord['end'];
 
 /** The live metrics shown by the HUD. */
 export interface LiveMetrics {
@@ -29,7 +32,7 @@ export interface LiveMetrics {
   routeCompletion: number;
   /** Smallest robot–pedestrian centre distance so far minus the pedestrian radius, metres (null without pedestrians). */
   minPedestrianDistance: number | null;
-  failures: FailureEvent[];
+  failures: readonly FailureEvent[];
   end: LiveEnd;
 }
 
@@ -44,34 +47,37 @@ export interface FinalState {
 
 /** Steps one scenario with one policy; see the module doc. */
 export class LiveEpisode {
-  readonly state: RobotState;
-  readonly route: RouteTracker;
   readonly pedestrians: ScenarioPedestrians;
   readonly world: ScenarioWorld;
   /** (v, ω) of every control step so far, in order. */
   readonly actions: VelocityCommand[] = [];
-  readonly metrics: LiveMetrics;
-  private readonly monitor: FailureMonitor;
-  private step = 0;
+  private run: EpisodeRun;
+  private minGap: number | null = null;
   private busy = false;
-  private subSteps = 1;
-  private physicsDt: number;
-  private crowdEvery = 1;
 
   /**
    * @param seed episode seed (pedestrian jitter and timing; the policy's reset seed).
    * @throws Error for scene-file worlds (not supported by the benchmark world yet).
    */
   constructor(readonly scenario: Scenario, readonly seed: number, readonly policy: EpisodePolicy, readonly spec: RobotSpec = DELIVERY_ROBOT) {
-    const [sx, sy, syaw] = scenario.robot.start;
-    this.state = { x: sx, y: sy, yaw: syaw, v: 0, w: 0 };
-    this.route = new RouteTracker(scenario.robot.route);
     this.world = scenarioWorld(scenario);
     this.pedestrians = new ScenarioPedestrians(scenario.pedestrians, pedestrianObstacles(scenario, this.world), seed);
-    this.monitor = new FailureMonitor(this.world, spec);
-    this.physicsDt = spec.physicsDt;
-    this.metrics = { time: 0, routeCompletion: 0, minPedestrianDistance: null, failures: [], end: 'running' };
-    this.route.update(sx, sy);
+    this.run = this.newRun();
+  }
+
+  private newRun(): EpisodeRun {
+    return new EpisodeRun(this.scenario, 0, this.seed, {
+      world: this.world, pedestrians: this.pedestrians, robot: this.spec, crowdDt: LIVE_CROWD_DT, rateHz: this.policy.rateHz, policyName: this.policy.name,
+    });
+  }
+
+  /** The robot's state now (world frame). */
+  get state(): RobotState {
+    return this.run.state;
+  }
+
+  get route(): RouteTracker {
+    return this.run.route;
   }
 
   /** Control period, s. */
@@ -79,22 +85,23 @@ export class LiveEpisode {
     return 1 / this.policy.rateHz;
   }
 
-  /** Resets the policy; call once before the first `advance`. */
+  /** The live metrics, read from the runner's episode. */
+  get metrics(): LiveMetrics {
+    const run = this.run;
+    const end: LiveEnd = run.done ? run.endReason : 'running';
+    return { time: run.time, routeCompletion: end === 'goal' ? 1 : run.route.completion, minPedestrianDistance: this.minGap, failures: run.failureEvents, end };
+  }
+
+  /** Resets the policy; call once before the first `advance` (the control rate is read after the reset). */
   async start(): Promise<void> {
     await this.policy.reset(this.seed);
-    this.subSteps = Math.max(1, Math.round(this.controlDt / this.spec.physicsDt));
-    this.physicsDt = this.controlDt / this.subSteps;
-    this.crowdEvery = Math.max(1, Math.round(LIVE_CROWD_DT / this.physicsDt));
+    this.run = this.newRun();
+    this.minGap = null;
   }
 
   /** The observation the policy sees now (privileged fields included, as in the benchmark). */
   observation(): Observation {
-    const [gx, gy] = worldToRobot(this.state, this.scenario.robot.goal[0], this.scenario.robot.goal[1]);
-    return {
-      time: this.metrics.time, state: this.state, goalRobot: [gx, gy], route: this.route,
-      pedestrians: this.pedestrians.discs(), pedestrianVelocities: this.pedestrians.velocities(),
-      pedestrianGestures: this.pedestrians.gestures(), obstacles: this.world.obstacles, walkableEdges: this.world.walkableEdges,
-    };
+    return this.run.observation();
   }
 
   /**
@@ -102,10 +109,10 @@ export class LiveEpisode {
    * (and does nothing) once the episode has ended or while a step is in flight.
    */
   async advance(): Promise<boolean> {
-    if (this.metrics.end !== 'running' || this.busy) return false;
+    if (this.run.done || this.busy) return false;
     this.busy = true;
     try {
-      const cmd = await this.policy.act(this.observation());
+      const cmd = await this.policy.act(this.run.observation());
       this.actions.push({ v: cmd.v, w: cmd.w });
       this.applyCommand(cmd);
       return true;
@@ -114,51 +121,29 @@ export class LiveEpisode {
     }
   }
 
+  /** The runner's sub-steps under `cmd`, tracking the closest pedestrian after each. */
   private applyCommand(cmd: VelocityCommand): void {
-    const s = this.scenario, m = this.metrics, state = this.state;
-    for (let k = 0; k < this.subSteps; k++) {
-      this.step++;
-      m.time = this.step * this.physicsDt;
-      if (this.step % this.crowdEvery === 0) this.pedestrians.step(this.crowdEvery * this.physicsDt, state);
-      stepUnicycle(state, cmd, this.physicsDt, this.spec);
-      const { progress } = this.route.update(state.x, state.y);
-      const discs = this.pedestrians.discs();
-      for (const d of discs) {
-        const gap = Math.hypot(d.x - state.x, d.y - state.y) - d.radius;
-        if (m.minPedestrianDistance === null || gap < m.minPedestrianDistance) m.minPedestrianDistance = gap;
-      }
-      const found = this.monitor.check(m.time, state, discs, progress);
-      if (found.length > 0) {
-        m.failures.push(...found);
-        if (s.onFailure === 'terminate') {
-          m.end = 'failure';
-          break;
-        }
-        const i = this.route.closestWaypoint(state.x, state.y);
-        const [ax, ay] = this.route.route[i];
-        const [bx, by] = this.route.route[Math.min(i + 1, this.route.route.length - 1)];
-        Object.assign(state, { x: ax, y: ay, yaw: i + 1 < this.route.route.length ? Math.atan2(by - ay, bx - ax) : state.yaw, v: 0, w: 0 });
-        this.route.resetTo(i);
-        this.monitor.resetContacts(m.time, this.route.update(state.x, state.y).progress);
-      }
-      if (s.success.kind === 'reach-goal') {
-        if (Math.hypot(state.x - s.robot.goal[0], state.y - s.robot.goal[1]) <= s.success.goalRadius) {
-          m.end = 'goal';
-          break;
-        }
-      } else if (Math.abs(state.v) < STOP_SPEED && m.time > 1 && stoppedInFront(state, discs[s.success.pedestrian], s.success.maxDistance, this.spec)) {
-        m.end = 'stopped';
-        break;
+    const run = this.run;
+    for (let k = 0; k < run.subSteps && !run.ended; k++) {
+      if (run.crowdDue()) this.pedestrians.step(run.crowdStepDt, run.state);
+      run.subStep(cmd);
+      for (const d of this.pedestrians.discs()) {
+        const gap = Math.hypot(d.x - run.state.x, d.y - run.state.y) - d.radius;
+        if (this.minGap === null || gap < this.minGap) this.minGap = gap;
       }
     }
-    m.routeCompletion = m.end === 'goal' ? 1 : this.route.completion;
-    if (m.end === 'running' && m.time >= s.timeLimit - 1e-9) m.end = 'timeout';
+  }
+
+  /** The benchmark's record of this episode (as `runEpisode` writes it), once it is over. */
+  record(): EpisodeRecord {
+    return this.run.record();
   }
 
   /** The state compared between a recording and its replay. */
   finalState(): FinalState {
+    const m = this.metrics;
     return {
-      time: this.metrics.time, robot: { ...this.state }, end: this.metrics.end, failures: this.metrics.failures.length,
+      time: m.time, robot: { ...this.state }, end: m.end, failures: m.failures.length,
       pedestrians: this.pedestrians.discs().map((d) => [d.x, d.y] as Vec2),
     };
   }

@@ -67,6 +67,8 @@ export interface EpisodeEnvironment {
   afterControlStep?: (state: RobotState, time: number) => Promise<void>;
 }
 
+/** The crowd step of the benchmark runner and the demo, s. */
+export const CROWD_DT = 0.1;
 /** Metrics sampling period, s. */
 export const SAMPLE_DT = 0.1;
 /** Below this speed, m/s, the robot counts as stopped (Gesturing). */
@@ -127,6 +129,16 @@ export class EpisodeRun {
     this.sampleEvery = Math.max(1, Math.round(SAMPLE_DT / this.physicsDt));
     this.sample(0);
     this.route.update(this.state.x, this.state.y);
+  }
+
+  /** How the episode ended: 'timeout' until {@link ended} (meaningful once {@link done}). */
+  get endReason(): EpisodeRecord['end'] {
+    return this.end;
+  }
+
+  /** The failures so far, in order. */
+  get failureEvents(): readonly FailureEvent[] {
+    return this.failures;
   }
 
   /** Whether the episode is over (ended, or its time limit reached); checked between control steps. */

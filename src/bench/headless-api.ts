@@ -20,6 +20,7 @@ import { ExpertPolicy } from '../policy/expert-policy';
 import { CameraBatch } from '../robot/camera-batch';
 import type { PedestrianView } from '../robot/robot-camera';
 import { DELIVERY_ROBOT } from '../robot/robot-spec';
+import { CROWD_DT } from './episode';
 import { perSlotPolicy, runEpisodeBatch, type BatchEpisodePolicy } from './episode-batch';
 import { policyName, type EpisodeRecord } from './episode-record';
 import type { BenchJob } from './plan';
@@ -46,8 +47,6 @@ export interface BenchRequest {
   scenes?: Record<string, { text: string; capture: string }>;
 }
 
-/** Crowd step, s. */
-export const CROWD_DT = 0.1;
 
 /** Robot-camera render size relative to the policy's input (the observation pass resizes). */
 export const CAMERA_OVERSAMPLE = 2;
