@@ -39,6 +39,33 @@ export function appendResult(path: string, record: EpisodeRecord): void {
   appendFileSync(path, `${JSON.stringify(record)}\n`);
 }
 
+/**
+ * The shard of a scheduler's array job, for `--shard auto`: a Slurm job array
+ * (`SLURM_ARRAY_TASK_ID`, counted from `SLURM_ARRAY_TASK_MIN`, default 0, and `SLURM_ARRAY_TASK_COUNT`)
+ * or a Kubernetes Indexed Job (`JOB_COMPLETION_INDEX`, 0-based; the count from `--shards N`, which
+ * Kubernetes does not export). Returns 1-based i of n.
+ *
+ * @throws UserError when neither scheduler's variables are set, or they are malformed.
+ */
+export function shardFromEnvironment(env: Record<string, string | undefined>, shards?: number): { index: number; count: number } {
+  const int = (name: string, v: string | undefined) => {
+    const n = Number(v);
+    if (v === undefined || v.trim() === '' || !Number.isInteger(n) || n < 0) throw new UserError(`--shard auto: ${name}=${v ?? ''} is not a non-negative integer`);
+    return n;
+  };
+  if (env.SLURM_ARRAY_TASK_ID !== undefined) {
+    const id = int('SLURM_ARRAY_TASK_ID', env.SLURM_ARRAY_TASK_ID);
+    const min = env.SLURM_ARRAY_TASK_MIN === undefined ? 0 : int('SLURM_ARRAY_TASK_MIN', env.SLURM_ARRAY_TASK_MIN);
+    const count = shards ?? int('SLURM_ARRAY_TASK_COUNT', env.SLURM_ARRAY_TASK_COUNT);
+    return parseShard(`${id - min + 1}/${count}`);
+  }
+  if (env.JOB_COMPLETION_INDEX !== undefined) {
+    if (shards === undefined) throw new UserError('--shard auto: a Kubernetes Indexed Job gives JOB_COMPLETION_INDEX but not the count: add --shards N (the Job\'s completions)');
+    return parseShard(`${int('JOB_COMPLETION_INDEX', env.JOB_COMPLETION_INDEX) + 1}/${shards}`);
+  }
+  throw new UserError('--shard auto: no scheduler array index found (SLURM_ARRAY_TASK_ID for a Slurm job array, JOB_COMPLETION_INDEX for a Kubernetes Indexed Job)');
+}
+
 /** Parses `--shard i/n` (1-based i). @throws UserError for a malformed shard. */
 export function parseShard(text: string): { index: number; count: number } {
   const m = /^(\d+)\/(\d+)$/.exec(text.trim());

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { summarise, formatStat } from './aggregate';
-import { appendResult, mergeResults, parseShard, readResults, type EpisodeRecord } from './results-log';
+import { appendResult, mergeResults, parseShard, readResults, shardFromEnvironment, type EpisodeRecord } from './results-log';
 import { parseScenarios } from './scenario';
 
 function record(over: Partial<EpisodeRecord>): EpisodeRecord {
@@ -30,6 +30,18 @@ describe('results log', () => {
   it('parses --shard i/n', () => {
     expect(() => parseShard('4/3')).toThrow(/1 <= i <= n/);
     expect(parseShard('2/4')).toEqual({ index: 2, count: 4 });
+  });
+
+  it('takes --shard auto from a Slurm job array or a Kubernetes Indexed Job', () => {
+    // sbatch --array=0-3: task 2 of 4 is shard 3/4; --array=1-4 counts from SLURM_ARRAY_TASK_MIN.
+    expect(shardFromEnvironment({ SLURM_ARRAY_TASK_ID: '2', SLURM_ARRAY_TASK_COUNT: '4' })).toEqual({ index: 3, count: 4 });
+    expect(shardFromEnvironment({ SLURM_ARRAY_TASK_ID: '4', SLURM_ARRAY_TASK_MIN: '1', SLURM_ARRAY_TASK_COUNT: '4' })).toEqual({ index: 4, count: 4 });
+    expect(shardFromEnvironment({ SLURM_ARRAY_TASK_ID: '0', SLURM_ARRAY_TASK_COUNT: '4' }, 8)).toEqual({ index: 1, count: 8 });
+    expect(shardFromEnvironment({ JOB_COMPLETION_INDEX: '0' }, 5)).toEqual({ index: 1, count: 5 });
+    expect(() => shardFromEnvironment({ JOB_COMPLETION_INDEX: '0' })).toThrow('--shard auto: a Kubernetes Indexed Job gives JOB_COMPLETION_INDEX but not the count: add --shards N');
+    expect(() => shardFromEnvironment({ JOB_COMPLETION_INDEX: '5' }, 5)).toThrow(/--shard 6\/5: expected i\/n/);
+    expect(() => shardFromEnvironment({ SLURM_ARRAY_TASK_ID: 'x', SLURM_ARRAY_TASK_COUNT: '4' })).toThrow('--shard auto: SLURM_ARRAY_TASK_ID=x is not a non-negative integer');
+    expect(() => shardFromEnvironment({})).toThrow(/no scheduler array index found/);
   });
 
   it('merges shards without duplicates', () => {

@@ -1,6 +1,6 @@
 /**
  * `npm run bench -- [--suite smoke|unit|reactive|long|all|FILE.json] [--policy expert|onnx:MODEL|remote|ws://127.0.0.1:PORT]
- *   [--envs B] [--crowd gpu|cpu] [--seeds N] [--shard i/n] [--out DIR] [--headed] [--gpu] [--fresh] [--remote-wait S]`
+ *   [--envs B] [--crowd gpu|cpu] [--seeds N] [--shard i/n|auto [--shards N]] [--out DIR] [--headed] [--gpu] [--fresh] [--remote-wait S]`
  *
  * Runs a scenario suite in headless Chromium and writes, as each episode finishes, one JSON line to
  * DIR/episodes.jsonl (a rerun with the same DIR resumes where it stopped); ends with a summary table
@@ -18,7 +18,7 @@ import { summarise, summaryTable } from '../bench/aggregate';
 import { BenchProgress } from '../bench/progress';
 import { buildReport } from '../bench/report-html';
 import { episodeBackdrop } from '../bench/backdrop';
-import { appendResult, episodeKey, parseShard, readResults, type EpisodeRecord } from '../bench/results-log';
+import { appendResult, episodeKey, parseShard, readResults, shardFromEnvironment, type EpisodeRecord } from '../bench/results-log';
 import { planJobs } from '../bench/plan';
 import { parseScenarios, type Scenario } from '../bench/scenario';
 import type { BenchRequest } from '../bench/headless-api';
@@ -133,7 +133,8 @@ const program = new Command('bench')
   .option('--envs <B>', 'environments per policy stepped in lockstep: each control step renders the B robot cameras in one GPU submission and runs the policy once for all B', positiveInt(64), 1)
   .addOption(new Option('--crowd <backend>', 'pedestrian simulation: gpu (WGSL behaviours + ORCA, float32) or cpu (TypeScript reference, float64, identical on every machine)').choices(['gpu', 'cpu']).default('gpu'))
   .option('--seeds <N>', 'runs per scenario with different seeds (default 5; smoke: 1)', positiveInt(100))
-  .option('--shard <i/n>', 'run only shard i of n (merge with npm run bench:merge)')
+  .option('--shard <i/n|auto>', 'run only shard i of n (merge with npm run bench:merge); auto: from a Slurm job array or a Kubernetes Indexed Job')
+  .option('--shards <n>', 'with --shard auto: the shard count (needed for a Kubernetes Indexed Job; overrides SLURM_ARRAY_TASK_COUNT)', positiveInt(100_000))
   .option('--out <dir>', 'output directory (default out/bench/<suite>)')
   .option('--fresh', 'discard earlier results in the output directory instead of resuming')
   .option('--headed', 'show the browser window')
@@ -143,11 +144,11 @@ const program = new Command('bench')
 
 runCli(async () => {
   program.parse();
-  const o = program.opts<{ suite: string; policy: string[]; envs: number; crowd: 'gpu' | 'cpu'; seeds?: number; shard?: string; out?: string; fresh?: boolean; headed?: boolean; gpu?: boolean; remoteWait: number }>();
+  const o = program.opts<{ suite: string; policy: string[]; envs: number; crowd: 'gpu' | 'cpu'; seeds?: number; shard?: string; shards?: number; out?: string; fresh?: boolean; headed?: boolean; gpu?: boolean; remoteWait: number }>();
   const policies = o.policy.map(parsePolicy);
   const scenarios = loadSuite(o.suite);
   const seeds = o.seeds ?? (o.suite === 'smoke' ? 1 : 5);
-  const shard = o.shard ? parseShard(o.shard) : { index: 1, count: 1 };
+  const shard = o.shard === 'auto' ? shardFromEnvironment(process.env, o.shards) : o.shard ? parseShard(o.shard) : { index: 1, count: 1 };
   const suiteName = (NAMED_SUITES as readonly string[]).includes(o.suite) || o.suite === 'all' ? o.suite : 'custom';
   const outDir = resolve(o.out ?? join('out/bench', `${suiteName}${shard.count > 1 ? `-shard${shard.index}of${shard.count}` : ''}`));
   const log = join(outDir, 'episodes.jsonl');
