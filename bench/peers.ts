@@ -13,7 +13,7 @@ import { basename, resolve } from 'node:path';
 import { Command } from 'commander';
 import { PNG } from 'pngjs';
 import { CliError, runCli, withHarness } from '../src/cli/browser-harness';
-import { nonNegative, positiveInt } from '../src/cli/parse';
+import { finiteNumber, nonNegative, numberBetween, positiveInt } from '../src/cli/parse';
 import { serveCapture } from '../src/cli/sog-parts';
 import type { PeerBenchResult, PeerView } from './peers.headless-api';
 import { machineLine, markdownTable, writeResultsSection } from './results-file';
@@ -42,8 +42,8 @@ const program = new Command('bench:peers')
   .option('--frames <n>', 'timed frames per block', positiveInt(1000), 10)
   .option('--warmup <n>', 'untimed frames before each block', positiveInt(1000), 5)
   .option('--rounds <n>', 'blocks per renderer, alternated', positiveInt(100), 2)
-  .option('--orbit <deg>', 'camera turn about the target per frame, degrees', Number, 0.5)
-  .option('--fov-y <deg>', 'vertical field of view, degrees', Number, 50)
+  .option('--orbit <deg>', 'camera turn about the target per frame, degrees', finiteNumber, 0.5)
+  .option('--fov-y <deg>', 'vertical field of view, degrees', numberBetween(0, 180), 50)
   .option('--view <ux,uy,uz,pitch,distance>', 'start view for every --scene file: up axis, degrees above the plane ⟂ up, distance in bounds radii (default: framed along +z)')
   .option('--reference-max <n>', 'largest capture rendered by the f64 reference for PSNR', positiveInt(1e9), 200_000)
   .option('--min-alpha-mass <px2>', "Curbside's total-α cull threshold, px² (0 draws every splat that reaches α = 1/255)", nonNegative, 0)

@@ -31,12 +31,12 @@ describe('scenario blockers', () => {
   });
 
   it('rejects bad blockers naming the field', () => {
-    expect(() => parse([{ polygon: [[1, 2], [1.15, 2], [1.15, -2], [1, -2]], height: 1 }])).toThrow(/b\.json: 0\.blockers\.0\.polygon: polygon must be counter-clockwise/);
-    expect(() => parse([{ polygon: [[0, 0], [2, 0], [1, 0.2], [1, 1]], height: 1 }])).toThrow(/0\.blockers\.0\.polygon: polygon must be convex/);
-    expect(() => parse([{ polygon: [[0, 0], [1, 0]], height: 1 }])).toThrow(/0\.blockers\.0\.polygon: a blocker polygon needs at least 3 vertices/);
-    expect(() => parse([{ polygon: [[0, 0], [1, 0], [1, 1]], height: 0 }])).toThrow(/0\.blockers\.0\.height/);
+    expect(() => parse([{ polygon: [[1, 2], [1.15, 2], [1.15, -2], [1, -2]], height: 1 }])).toThrow(/b\.json: blockers\.0\.polygon: polygon must be counter-clockwise/);
+    expect(() => parse([{ polygon: [[0, 0], [2, 0], [1, 0.2], [1, 1]], height: 1 }])).toThrow(/blockers\.0\.polygon: polygon must be convex/);
+    expect(() => parse([{ polygon: [[0, 0], [1, 0]], height: 1 }])).toThrow(/blockers\.0\.polygon: a blocker polygon needs at least 3 vertices/);
+    expect(() => parse([{ polygon: [[0, 0], [1, 0], [1, 1]], height: 0 }])).toThrow(/blockers\.0\.height/);
     expect(() => parse([{ polygon: [[0, 0], [1, 0], [1, 1]] }])).toThrow(ScenarioError);
-    expect(() => parse([{ polygon: [[0, 0], [1, 0], [1, 1]], height: 1, colour: 'red' }])).toThrow(/0\.blockers\.0/);
+    expect(() => parse([{ polygon: [[0, 0], [1, 0], [1, 1]], height: 1, colour: 'red' }])).toThrow(/blockers\.0/);
   });
 });
 

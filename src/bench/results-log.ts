@@ -57,11 +57,16 @@ export function shardFromEnvironment(env: Record<string, string | undefined>, sh
     const id = int('SLURM_ARRAY_TASK_ID', env.SLURM_ARRAY_TASK_ID);
     const min = env.SLURM_ARRAY_TASK_MIN === undefined ? 0 : int('SLURM_ARRAY_TASK_MIN', env.SLURM_ARRAY_TASK_MIN);
     const count = shards ?? int('SLURM_ARRAY_TASK_COUNT', env.SLURM_ARRAY_TASK_COUNT);
-    return parseShard(`${id - min + 1}/${count}`);
+    if (id < min || id - min >= count) {
+      throw new UserError(`--shard auto: SLURM_ARRAY_TASK_ID=${id} is outside the ${count} tasks from SLURM_ARRAY_TASK_MIN=${min}${shards === undefined ? '' : ` (--shards ${shards})`}`);
+    }
+    return { index: id - min + 1, count };
   }
   if (env.JOB_COMPLETION_INDEX !== undefined) {
     if (shards === undefined) throw new UserError('--shard auto: a Kubernetes Indexed Job gives JOB_COMPLETION_INDEX but not the count: add --shards N (the Job\'s completions)');
-    return parseShard(`${int('JOB_COMPLETION_INDEX', env.JOB_COMPLETION_INDEX) + 1}/${shards}`);
+    const index = int('JOB_COMPLETION_INDEX', env.JOB_COMPLETION_INDEX);
+    if (index >= shards) throw new UserError(`--shard auto: JOB_COMPLETION_INDEX=${index} is not below --shards ${shards}`);
+    return { index: index + 1, count: shards };
   }
   throw new UserError('--shard auto: no scheduler array index found (SLURM_ARRAY_TASK_ID for a Slurm job array, JOB_COMPLETION_INDEX for a Kubernetes Indexed Job)');
 }

@@ -39,7 +39,8 @@ describe('results log', () => {
     expect(shardFromEnvironment({ SLURM_ARRAY_TASK_ID: '0', SLURM_ARRAY_TASK_COUNT: '4' }, 8)).toEqual({ index: 1, count: 8 });
     expect(shardFromEnvironment({ JOB_COMPLETION_INDEX: '0' }, 5)).toEqual({ index: 1, count: 5 });
     expect(() => shardFromEnvironment({ JOB_COMPLETION_INDEX: '0' })).toThrow('--shard auto: a Kubernetes Indexed Job gives JOB_COMPLETION_INDEX but not the count: add --shards N');
-    expect(() => shardFromEnvironment({ JOB_COMPLETION_INDEX: '5' }, 5)).toThrow(/--shard 6\/5: expected i\/n/);
+    expect(() => shardFromEnvironment({ JOB_COMPLETION_INDEX: '5' }, 5)).toThrow('--shard auto: JOB_COMPLETION_INDEX=5 is not below --shards 5');
+    expect(() => shardFromEnvironment({ SLURM_ARRAY_TASK_ID: '5', SLURM_ARRAY_TASK_COUNT: '3' })).toThrow('--shard auto: SLURM_ARRAY_TASK_ID=5 is outside the 3 tasks from SLURM_ARRAY_TASK_MIN=0');
     expect(() => shardFromEnvironment({ SLURM_ARRAY_TASK_ID: 'x', SLURM_ARRAY_TASK_COUNT: '4' })).toThrow('--shard auto: SLURM_ARRAY_TASK_ID=x is not a non-negative integer');
     expect(() => shardFromEnvironment({})).toThrow(/no scheduler array index found/);
   });
@@ -85,7 +86,11 @@ describe('scenario files', () => {
   });
   it('names the file and the field of the first problem', () => {
     expect(() => parseScenarios('bad.json', JSON.stringify([ok, { ...ok, id: 'u/2', robot: { ...ok.robot, route: [[0, 0]] } }]))).toThrow(/^bad\.json: 1\.robot\.route: /);
-    expect(() => parseScenarios('bad.json', JSON.stringify({ ...ok, timeLimit: -1 }))).toThrow(/bad\.json: 0\.timeLimit/);
+    expect(() => parseScenarios('bad.json', JSON.stringify({ ...ok, timeLimit: -1 }))).toThrow(/bad\.json: timeLimit/);
+    // A misspelt field is an error, not silently ignored (it would run without its pedestrians).
+    expect(() => parseScenarios('typo.json', JSON.stringify({ ...ok, pedestrain: [] }))).toThrow(/typo\.json: \(root\): Unrecognized key: "pedestrain"/);
+    expect(() => parseScenarios('list.json', JSON.stringify([ok, { ...ok, id: 'b', timeLimit: -1 }]))).toThrow(/list\.json: 1\.timeLimit/);
+    expect(() => parseScenarios('empty.json', '[]')).toThrow('empty.json: the suite holds no scenarios');
     expect(() => parseScenarios('bad.json', '{')).toThrow(/bad\.json: not valid JSON/);
     expect(() => parseScenarios('dup.json', JSON.stringify([ok, ok]))).toThrow(/duplicate scenario id 'u\/1'/);
     expect(() => parseScenarios('g.json', JSON.stringify({ ...ok, success: { kind: 'stop-before', pedestrian: 0 } }))).toThrow(/has 0 pedestrians/);

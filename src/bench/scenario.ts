@@ -42,7 +42,7 @@ export const PedestrianSpecSchema = z.object({
   group: z.number().int().nonnegative().optional(),
   /** Free-form behaviour parameters (documented per behaviour in src/crowd). */
   params: z.record(z.string(), z.union([finite, z.string(), z.array(finite)])).optional(),
-});
+}).strict();
 
 /** Why a blocker polygon is not a convex CCW ring, or null. */
 function blockerRingProblem(r: Ring): string | null {
@@ -74,8 +74,8 @@ export const ScenarioSchema = z.object({
   /** Block type for unit tests, behaviour for reactive ones, 'long' for long-horizon. */
   category: z.string().min(1),
   world: z.discriminatedUnion('kind', [
-    z.object({ kind: z.literal('procedural'), seed: z.number().int().nonnegative() }),
-    z.object({ kind: z.literal('scene'), path: z.string().min(1) }),
+    z.object({ kind: z.literal('procedural'), seed: z.number().int().nonnegative() }).strict(),
+    z.object({ kind: z.literal('scene'), path: z.string().min(1) }).strict(),
   ]),
   robot: z.object({
     /** Start pose (x, y, yaw). */
@@ -83,22 +83,22 @@ export const ScenarioSchema = z.object({
     goal: point,
     /** Reference route from start to goal, ≥ 2 points. */
     route: z.array(point).min(2),
-  }),
+  }).strict(),
   /** Episode time limit, s. */
   timeLimit: z.number().positive().max(3600),
   pedestrians: z.array(PedestrianSpecSchema).default([]),
   /** Static barriers added to the world for this scenario (see the module comment). */
   blockers: z.array(BlockerSchema).optional(),
   success: z.discriminatedUnion('kind', [
-    z.object({ kind: z.literal('reach-goal'), goalRadius: z.number().positive().default(1) }),
+    z.object({ kind: z.literal('reach-goal'), goalRadius: z.number().positive().default(1) }).strict(),
     /** Gesturing: stop (speed < 0.05 m/s) within `maxDistance` in front of pedestrian `pedestrian`. */
-    z.object({ kind: z.literal('stop-before'), pedestrian: z.number().int().nonnegative(), maxDistance: z.number().positive().default(3) }),
+    z.object({ kind: z.literal('stop-before'), pedestrian: z.number().int().nonnegative(), maxDistance: z.number().positive().default(3) }).strict(),
   ]),
   /** Unit/reactive: a failure ends the episode; long-horizon: reset to the closest route waypoint. */
   onFailure: z.enum(['terminate', 'reset-to-waypoint']).default('terminate'),
   /** Episode seed; per-run seeds are derived from it and the run index. */
   seed: z.number().int().nonnegative(),
-});
+}).strict();
 
 export type Scenario = z.infer<typeof ScenarioSchema>;
 export type PedestrianSpec = z.infer<typeof PedestrianSpecSchema>;
@@ -111,9 +111,10 @@ export class ScenarioError extends UserError {
   }
 }
 
-function formatIssues(file: string, error: z.ZodError): string {
+function formatIssues(file: string, error: z.ZodError, dropPathSegments = 0): string {
   const first = error.issues[0];
-  const path = first.path.length ? first.path.join('.') : '(root)';
+  const segments = first.path.slice(dropPathSegments);
+  const path = segments.length ? segments.join('.') : '(root)';
   const more = error.issues.length > 1 ? ` (and ${error.issues.length - 1} more problem${error.issues.length > 2 ? 's' : ''})` : '';
   return `${file}: ${path}: ${first.message}${more}`;
 }
@@ -131,9 +132,12 @@ export function parseScenarios(file: string, text: string): Scenario[] {
   } catch (e) {
     throw new ScenarioError(`${file}: not valid JSON (${(e as Error).message})`);
   }
-  const list = Array.isArray(json) ? json : json && typeof json === 'object' && 'scenarios' in json ? (json as { scenarios: unknown }).scenarios : [json];
+  const single = !Array.isArray(json) && !(json && typeof json === 'object' && 'scenarios' in json);
+  const list = single ? [json] : Array.isArray(json) ? json : (json as { scenarios: unknown }).scenarios;
   const parsed = z.array(ScenarioSchema).safeParse(list);
-  if (!parsed.success) throw new ScenarioError(formatIssues(file, parsed.error));
+  // A single scenario's paths start at its fields, not at a list index.
+  if (!parsed.success) throw new ScenarioError(formatIssues(file, parsed.error, single ? 1 : 0));
+  if (parsed.data.length === 0) throw new ScenarioError(`${file}: the suite holds no scenarios`);
   const ids = new Set<string>();
   for (const s of parsed.data) {
     if (ids.has(s.id)) throw new ScenarioError(`${file}: duplicate scenario id '${s.id}'`);

@@ -27,8 +27,7 @@ const program = new Command('bake')
     const d = Number(v);
     if (!Number.isInteger(d) || d < 0 || d > 3) throw new CliError(`--sh-degree: expected 0..3, got '${v}'`);
     return d;
-  }, 3)
-  .showHelpAfterError();
+  }, 3);
 
 /** Adds seeded higher SH bands (|c| ≤ 0.05, falling with the band) to a degree-0 cloud. */
 function withShBands(cloud: SplatCloud, degree: number, seed: number): SplatCloud {

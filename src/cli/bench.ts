@@ -139,8 +139,7 @@ const program = new Command('bench')
   .option('--fresh', 'discard earlier results in the output directory instead of resuming')
   .option('--headed', 'show the browser window')
   .option('--gpu', "use the machine's GPU instead of SwiftShader")
-  .option('--remote-wait <s>', 'seconds to wait for a remote policy process to connect', positiveInt(86_400), 300)
-  .showHelpAfterError();
+  .option('--remote-wait <s>', 'seconds to wait for a remote policy process to connect', positiveInt(86_400), 300);
 
 runCli(async () => {
   program.parse();

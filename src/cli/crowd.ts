@@ -33,8 +33,7 @@ const program = new Command('crowd')
   .option('--jitter <m>', 'spawn jitter radius for circle/blocks, metres', nonNegative, DEFAULT_SPAWN_JITTER)
   .option('--json <out.json>', 'write the summary here')
   .option('--gpu', "use the machine's GPU instead of SwiftShader")
-  .option('--headed', 'show the browser window')
-  .showHelpAfterError();
+  .option('--headed', 'show the browser window');
 
 runCli(async () => {
   program.parse();

@@ -32,9 +32,16 @@ export function numberBetween(lo: number, hi: number): (value: string) => number
   };
 }
 
+/** Parses a finite number (any sign). */
+export function finiteNumber(value: string): number {
+  const n = value.trim() === '' ? Number.NaN : Number(value);
+  if (!Number.isFinite(n)) throw new InvalidArgumentError(`expected a finite number, got '${value}'`);
+  return n;
+}
+
 /** Parses a finite number ≥ 0. */
 export function nonNegative(value: string): number {
-  const n = Number(value);
+  const n = value.trim() === '' ? Number.NaN : Number(value);
   if (!(n >= 0 && Number.isFinite(n))) throw new InvalidArgumentError(`expected a finite number ≥ 0, got '${value}'`);
   return n;
 }

@@ -13,7 +13,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { CliError, runCli, withHarness } from './browser-harness';
-import { nonNegative, numberBetween, parseVec3, positiveInt } from './parse';
+import { finiteNumber, nonNegative, numberBetween, parseVec3, positiveInt } from './parse';
 import { serveCapture } from './sog-parts';
 import type { SceneProfileResult, SceneProfileRow } from '../../bench/profile-scene.headless-api';
 import type { ProfileConfig, ProfileResult } from '../../bench/profile.headless-api';
@@ -49,7 +49,7 @@ const program = new Command('profile')
   .option('--target <x,y,z>', 'with --scene: point looked at; default the centre of the bounds', parseVec3)
   .option('--up <x,y,z>', 'with --scene: up direction; default 0,-1,0 (COLMAP captures are y-down)', parseVec3)
   .option('--fov-y <deg>', 'with --scene: vertical field of view, degrees', numberBetween(0, 180), 50)
-  .option('--orbit <deg>', 'with --scene: turn the camera about the target by DEG per frame', Number, 0)
+  .option('--orbit <deg>', 'with --scene: turn the camera about the target by DEG per frame', finiteNumber, 0)
   .option('--min-alpha-mass <px2>', 'with --scene: cull splats whose total α is below this, px² (default 0: none)', nonNegative)
   .option('--out <dir>', 'output directory', 'bench/out')
   .option('--gpu', "use the machine's GPU instead of SwiftShader")
@@ -59,7 +59,6 @@ const program = new Command('profile')
 async function profileScenes(o: { scene: string[]; width: number; height: number; eye?: [number, number, number]; target?: [number, number, number]; up?: [number, number, number]; fovY: number; orbit: number; minAlphaMass?: number; frames: string; out: string; gpu?: boolean; headed?: boolean }): Promise<void> {
   const frames = Number(o.frames);
   if (!(Number.isInteger(frames) && frames > 0)) throw new CliError(`--frames: expected a positive integer, got '${o.frames}'`);
-  if (!Number.isFinite(o.orbit)) throw new CliError(`--orbit: expected degrees per frame, got '${o.orbit}'`);
   const rows: SceneProfileRow[] = [];
   let header = '';
   let software = false;
@@ -80,7 +79,7 @@ async function profileScenes(o: { scene: string[]; width: number; height: number
   const fmt = (v: number | undefined) => (v === undefined ? '–' : v.toFixed(2));
   const head = ['scene', 'splats', 'resolution', 'frame ms', 'FPS', 'preprocess ms', 'sort ms', 'raster ms', 'load s', 'browser peak MB'];
   const mb = (b: number | null | undefined) => (b == null ? '–' : (b / 2 ** 20).toFixed(0));
-  const body = rows.map((r) => [r.scene, r.splats.toLocaleString('en'), `${r.width}×${r.height}`, fmt(r.frameMs), r.fps.toFixed(1), fmt(r.passes.preprocess), fmt(r.passes.sort), fmt(r.passes.raster), (r.loadMs / 1000).toFixed(1), mb(r.browserPeakBytes)]);
+  const body = rows.map((r) => [r.scene, r.splats.toLocaleString('en'), `${r.width}×${r.height}`, fmt(r.frameMs), r.fps.toFixed(1), fmt(r.passes.preprocess), fmt(r.passes.sort), fmt(r.passes.raster), (r.loadMs / 1000).toFixed(2), mb(r.browserPeakBytes)]);
   const warning = software ? 'NO GPU: WebGPU ran on a software rasteriser; these are not GPU figures (compare ratios only).\n' : '';
   console.log(`${warning}${header}\n\n${markdownTable(head, body)}`);
   mkdirSync(o.out, { recursive: true });

@@ -32,8 +32,7 @@ const program = new Command('render')
   .option('--fov-y <deg>', 'vertical field of view in degrees (default 50; 60 for --world SEED)', numberBetween(0, 180))
   .option('--min-alpha-mass <px2>', 'cull splats whose total α over the image is below this, px² (default 0: draw every splat reaching α = 1/255)', nonNegative)
   .option('--headed', 'show the browser window')
-  .option('--gpu', "use the machine's GPU instead of SwiftShader")
-  .showHelpAfterError();
+  .option('--gpu', "use the machine's GPU instead of SwiftShader");
 
 runCli(async () => {
   program.parse();
@@ -41,6 +40,7 @@ runCli(async () => {
   if (!o.out.toLowerCase().endsWith('.png')) throw new CliError(`--out ${o.out}: the output must be a .png file`);
   if (o.world !== undefined) {
     if (o.scene) throw new CliError('--scene and --world: give one of them');
+    if (o.minAlphaMass !== undefined) throw new CliError('--min-alpha-mass applies to --scene captures only');
     return renderWorldCli(o as WorldCliOptions);
   }
   if (!o.scene) throw new CliError("required option '--scene <file>' (or '--world <seed|scene.json>') not specified");

@@ -32,8 +32,7 @@ const program = new Command('world-map')
   .option('--size <px>', 'image side length in pixels', int, 512)
   .option('--world-size <m>', 'world side length in metres (150–2000)', int, 400)
   .option('--bounds <x0,y0,x1,y1>', 'world region to show, metres (default: the whole world)', box)
-  .option('--route <kind>', `draw a sampled 10–20 m route on a block type (${BLOCK_TYPES.join(', ')}, crosswalk)`)
-  .showHelpAfterError();
+  .option('--route <kind>', `draw a sampled 10–20 m route on a block type (${BLOCK_TYPES.join(', ')}, crosswalk)`);
 
 async function main(): Promise<void> {
   program.parse();

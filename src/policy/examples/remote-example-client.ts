@@ -123,8 +123,7 @@ if (isMain) {
     .requiredOption('--url <ws://host:port>', 'relay URL printed by npm run bench')
     .option('--token <token>', 'session token printed by npm run bench (default: $CURBSIDE_REMOTE_TOKEN)')
     .option('--speed <m/s>', 'forward speed', '0.8')
-    .option('--wait <s>', 'keep retrying a refused connection this long', '30')
-    .showHelpAfterError();
+    .option('--wait <s>', 'keep retrying a refused connection this long', '30');
   program.parse();
   const o = program.opts<{ url: string; token?: string; speed: string; wait: string }>();
   const token = o.token ?? process.env.CURBSIDE_REMOTE_TOKEN;
