@@ -73,7 +73,7 @@ async function runOrca(h: Harness, o: Options): Promise<{ json: CrowdBenchResult
   if (!(seconds > 0)) throw new Error(`--seconds: expected a positive number, got ${o.seconds}`);
   const cpuMaxAgents = o.cpuMax === 'none' ? null : Number(o.cpuMax);
   console.log(`orca: ${counts.join(', ')} agents, ≥ ${seconds} s each`);
-  const result = await h.call<CrowdBenchResult>('runCrowdBenchmark', { counts, seconds, cpuMaxAgents });
+  const result = await h.call('runCrowdBenchmark', { counts, seconds, cpuMaxAgents });
   const fmt = (v: number | null) => (v === null ? `skipped (> ${cpuMaxAgents} agents)` : fmtRate(v));
   const table = markdownTable(
     ['agents', 'GPU steps/s', 'CPU reference steps/s', 'GPU / CPU'],
@@ -131,7 +131,7 @@ async function runBatch(h: Harness, o: Options): Promise<{ json: { adapter: stri
     const run = async (backend: 'gpu' | 'cpu') => {
       const req: PedestrianBatchBenchRequest = { backend, scenarios, steps, minSeconds, warmupSteps, dt: DT, robotSpeed: ROBOT_SPEED };
       const t0 = Date.now();
-      const r = await h.call<PedestrianBatchBenchResult>('runPedestrianBatchBenchmark', req);
+      const r = await h.call('runPedestrianBatchBenchmark', req);
       console.log(
         `  B ${String(B).padStart(4)}  ${backend}: ${fmtRate(r.stepsPerSecond).padStart(6)} steps/s, ${fmtRate(r.pedestrianStepsPerSecond).padStart(7)} pedestrian-steps/s ` +
           `(${r.pedestrians} pedestrians, ${r.episodes} × ${steps} steps in ${r.stepSeconds.toFixed(2)} s; load ${(r.loadSeconds * 1000).toFixed(0)} ms; call ${((Date.now() - t0) / 1000).toFixed(1)} s)`,

@@ -8,7 +8,6 @@ import { dirname } from 'node:path';
 import { Command } from 'commander';
 import { PNG } from 'pngjs';
 import { runCli, withHarness } from '../src/cli/browser-harness';
-import type { PedestrianSnapshotResult } from './pedestrians.headless-api';
 
 const program = new Command('pedestrians-snapshot')
   .option('--out <png>', 'output PNG', 'bench/out/pedestrians.png')
@@ -23,7 +22,7 @@ runCli(async () => {
   program.parse();
   const o = program.opts<{ out: string; count: string; seed: string; time: string; width: string; height: string; gpu?: boolean }>();
   const r = await withHarness({ hardwareGpu: o.gpu }, (h) =>
-    h.call<PedestrianSnapshotResult>('renderPedestrianSnapshot', { width: Number(o.width), height: Number(o.height), count: Number(o.count), seed: Number(o.seed), time: Number(o.time) }),
+    h.call('renderPedestrianSnapshot', { width: Number(o.width), height: Number(o.height), count: Number(o.count), seed: Number(o.seed), time: Number(o.time) }),
   );
   const png = new PNG({ width: r.width, height: r.height });
   png.data = Buffer.from(r.rgbaBase64, 'base64');

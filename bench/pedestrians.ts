@@ -9,7 +9,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { runCli, withHarness } from '../src/cli/browser-harness';
-import type { PedestrianBenchResult } from './pedestrians.headless-api';
 import { machineLine, markdownTable, writeResultsSection } from './results-file';
 
 const program = new Command('bench:pedestrians')
@@ -32,7 +31,7 @@ runCli(async () => {
   if (!(Number.isInteger(frames) && frames > 0)) throw new Error(`--frames: expected a positive integer, got ${o.frames}`);
   console.log(`bench:pedestrians: ${counts.length} counts × ${frames} frames at ${width}×${height}`);
   const result = await withHarness({ headed: o.headed, hardwareGpu: o.gpu }, (h) =>
-    h.call<PedestrianBenchResult>('runPedestrianBenchmark', { counts, width, height, frames }),
+    h.call('runPedestrianBenchmark', { counts, width, height, frames }),
   );
   const fmt = (v: number | null) => (v === null || Number.isNaN(v) ? '–' : v.toFixed(2));
   const table = markdownTable(

@@ -83,7 +83,7 @@ runCli(async () => {
     const started = performance.now();
     const result = await withHarness({ headed: o.headed, hardwareGpu: o.gpu }, async (h) => {
       const file = await serveCapture(h, s.path);
-      return h.call<PeerBenchResult>('runPeerBenchmark', {
+      return h.call('runPeerBenchmark', {
         files: [{ ...file, view: s.view }], width, height, fovYDeg: o.fovY, orbitDeg: o.orbit, warmup: o.warmup, frames: o.frames, rounds: o.rounds, referenceMaxSplats: o.referenceMax, minAlphaMass: o.minAlphaMass,
       });
     });

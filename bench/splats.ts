@@ -5,7 +5,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { runCli, withHarness } from '../src/cli/browser-harness';
-import type { SplatBenchResult } from './splats.headless-api';
 import { machineLine, markdownTable, writeResultsSection } from './results-file';
 
 const list = (v: string) => v.split(',').map((s) => s.trim()).filter(Boolean);
@@ -29,7 +28,7 @@ runCli(async () => {
   if (resolutions.some(([w, h]) => !(w > 0 && h > 0))) throw new Error(`--resolutions: expected WxH pairs, got ${o.resolutions}`);
   console.log(`bench:splats: ${counts.length} counts × ${resolutions.length} resolutions × ${o.frames} frames`);
   const result = await withHarness({ headed: o.headed, hardwareGpu: o.gpu }, (h) =>
-    h.call<SplatBenchResult>('runSplatBenchmark', { counts, resolutions, frames: Number(o.frames), shDegree: Number(o.shDegree) }),
+    h.call('runSplatBenchmark', { counts, resolutions, frames: Number(o.frames), shDegree: Number(o.shDegree) }),
   );
   const fmt = (v: number | null) => (v === null || Number.isNaN(v) ? '–' : v.toFixed(2));
   const table = markdownTable(

@@ -185,7 +185,7 @@ runCli(async () => {
         for (const r of relays) await r.ready;
         const remotes = Object.fromEntries(relays.map((r) => [r.policy, { url: r.server.url, token: r.server.token }]));
         const req: BenchRequest = { jobs, envs: o.envs, crowd: o.crowd, modelFiles, remotes, scenes };
-        adapter = (await h.call<{ adapter: string }>('runBenchEpisodes', req)).adapter;
+        adapter = (await h.call('runBenchEpisodes', req)).adapter;
       });
     } finally {
       await Promise.all(relays.map((r) => r.server.close()));

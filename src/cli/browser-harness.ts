@@ -13,6 +13,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { createServer, type Plugin, type ViteDevServer } from 'vite';
 import { InvalidArgumentError } from 'commander';
 import { UserError } from '../core/user-error';
+import type { HeadlessApi } from './headless-api-types';
 import { PeakMemorySampler } from './process-memory';
 import { CHROMIUM_PATH, HARDWARE_GPU_FLAGS, SWIFTSHADER_FLAGS } from '../../test/chromium-flags';
 
@@ -43,7 +44,11 @@ export interface Harness {
    * Calls `window.curbsideHeadless[fn](arg)` in the page (`fn` is an export of a `headless-api.ts`
    * module). Errors keep the page's message, as a CliError.
    */
-  call<T>(fn: string, arg: unknown): Promise<T>;
+  /**
+   * Calls a page function of the headless API by name; the name checks the argument's and the
+   * result's types ({@link HeadlessApi}).
+   */
+  call<K extends keyof HeadlessApi>(fn: K, arg: Parameters<HeadlessApi[K]>[0]): Promise<Awaited<ReturnType<HeadlessApi[K]>>>;
 }
 
 /**
@@ -158,12 +163,12 @@ export async function withHarness<T>(options: HarnessOptions, body: (h: Harness)
         const name = basename(abs);
         return { url: `${origin}${FILE_PREFIX}${id}/${s.isDirectory() ? '' : encodeURIComponent(name)}`, name };
       },
-      async call<T>(fn: string, arg: unknown): Promise<T> {
+      async call<K extends keyof HeadlessApi>(fn: K, arg: Parameters<HeadlessApi[K]>[0]): Promise<Awaited<ReturnType<HeadlessApi[K]>>> {
         try {
           return await page.evaluate(
             ([f, a]) => (window as unknown as { curbsideHeadless: Record<string, (x: unknown) => unknown> }).curbsideHeadless[f](a),
-            [fn, arg] as const,
-          ) as T;
+            [fn as string, arg as unknown] as const,
+          ) as Awaited<ReturnType<HeadlessApi[K]>>;
         } catch (e) {
           // Playwright wraps page errors as "page.evaluate: Error: <message>\n    at ...".
           const msg = (e as Error).message.replace(/^page\.evaluate:\s*(\w*Error:\s*)?/, '').split('\n    at ')[0];

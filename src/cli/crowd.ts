@@ -9,7 +9,7 @@ import { dirname } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import { CliError, runCli, withHarness } from './browser-harness';
 import { positiveInt } from './parse';
-import type { CrowdRequest, CrowdResponse } from '../crowd/headless-api';
+import type { CrowdRequest, } from '../crowd/headless-api';
 import { DEFAULT_SPAWN_JITTER } from '../crowd/scenarios';
 
 const nonNegative = (v: string) => {
@@ -53,7 +53,7 @@ runCli(async () => {
       const match = /^crowd-progress (\d+) (\d+)\/(\d+)$/.exec(m.text());
       if (match) process.stderr.write(`\rcrowd: step ${match[1]}, ${match[2]}/${match[3]} at goal   `);
     });
-    return h.call<CrowdResponse>('runCrowdScenario', req);
+    return h.call('runCrowdScenario', req);
   });
   process.stderr.write('\n');
   const out = {

@@ -15,8 +15,8 @@ import { Command } from 'commander';
 import { CliError, runCli, withHarness } from './browser-harness';
 import { finiteNumber, nonNegative, numberBetween, parseVec3, positiveInt } from './parse';
 import { serveCapture } from './sog-parts';
-import type { SceneProfileResult, SceneProfileRow } from '../../bench/profile-scene.headless-api';
-import type { ProfileConfig, ProfileResult } from '../../bench/profile.headless-api';
+import type { SceneProfileRow } from '../../bench/profile-scene.headless-api';
+import type { ProfileConfig, } from '../../bench/profile.headless-api';
 import { profileHtml } from '../../bench/profile-html';
 import { machineLine, markdownTable } from '../../bench/results-file';
 
@@ -65,7 +65,7 @@ async function profileScenes(o: { scene: string[]; width: number; height: number
   for (const path of o.scene) {
     const result = await withHarness({ headed: o.headed, hardwareGpu: o.gpu }, async (h) => {
       const file = await serveCapture(h, path);
-      const r = await h.call<SceneProfileResult>('profileSplatScene', {
+      const r = await h.call('profileSplatScene', {
         file, width: o.width, height: o.height, fovYDeg: o.fovY, eye: o.eye, target: o.target, up: o.up, orbitDeg: o.orbit, frames, warmup: 2, minAlphaMass: o.minAlphaMass,
       });
       return { ...r, browserPeakBytes: h.peakMemoryBytes() };
@@ -102,7 +102,7 @@ runCli(async () => {
   const frames = Number(o.frames);
   if (!(Number.isInteger(frames) && frames > 0)) throw new CliError(`--frames: expected a positive integer, got '${o.frames}'`);
   console.log(`profile: ${configs.length} configurations × ${frames} frames, ${o.gpu ? 'hardware GPU' : 'SwiftShader'} flags`);
-  const result = await withHarness({ headed: o.headed, hardwareGpu: o.gpu }, (h) => h.call<ProfileResult>('runProfileSweep', { configs, frames, bodies: !o.standIns }));
+  const result = await withHarness({ headed: o.headed, hardwareGpu: o.gpu }, (h) => h.call('runProfileSweep', { configs, frames, bodies: !o.standIns }));
   const header = machineLine(result.adapter, result.software);
   const fmt = (v: number | undefined | null) => (v === undefined || v === null || Number.isNaN(v) ? '–' : v.toFixed(2));
   const head = ['sweep', 'pedestrians', 'splats', 'resolution', 'frame ms', 'FPS', 'peds ms', 'markers ms', 'preprocess ms', 'sort ms', 'raster ms', 'present ms'];

@@ -12,7 +12,6 @@ import { PNG } from 'pngjs';
 import { CliError, runCli, withHarness } from './browser-harness';
 import { serveCapture } from './sog-parts';
 import { nonNegative, numberBetween, parseVec3, positiveInt } from './parse';
-import type { RenderResult } from '../splats/headless-api';
 import { renderWorldCli, type WorldCliOptions } from '../world/bake/render-cli';
 
 const program = new Command('render')
@@ -50,7 +49,7 @@ runCli(async () => {
   const result = await withHarness({ headed: o.headed, hardwareGpu: o.gpu }, async (h) => {
     const file = await serveCapture(h, scene);
     if (file.sogParts) console.log(`${scene}: ${file.sogParts.length} SOG dataset(s)`);
-    return h.call<RenderResult>('renderSplats', {
+    return h.call('renderSplats', {
       fileUrl: file.url,
       fileName: file.name,
       sogParts: file.sogParts,

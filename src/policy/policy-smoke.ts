@@ -7,7 +7,6 @@
  */
 import { dirname, join } from 'node:path';
 import { runCli, withHarness, CliError } from '../cli/browser-harness';
-import type { PolicySmokeResult } from './headless-api';
 
 runCli(async () => {
   const args = process.argv.slice(2);
@@ -21,7 +20,7 @@ runCli(async () => {
   await withHarness({ hardwareGpu: args.includes('--gpu') }, async (h) => {
     const modelFile = await h.serveFile(model);
     const manifestFile = await h.serveFile(manifest);
-    const result = await h.call<PolicySmokeResult>('policySmoke', {
+    const result = await h.call('policySmoke', {
       modelUrl: modelFile.url,
       manifestUrl: manifestFile.url,
       steps: opt('--steps'),

@@ -28,13 +28,14 @@ export function shRestStride(degree: number): number {
 
 /**
  * Packs positions, opacities, rotations, scales and SH dc into `Splat` records; record k holds
- * splat `order[k]` (default: splat k).
+ * splat `order[k]` (default: splat k). With `from`/`to`, only records [from, to) (record `from` first),
+ * so a large scene can be uploaded in slices.
  */
-export function packSplats(cloud: SplatCloud, order?: Uint32Array): Float32Array<ArrayBuffer> {
-  const out = new Float32Array(cloud.count * (SPLAT_LAYOUT.size / 4));
-  for (let k = 0; k < cloud.count; k++) {
+export function packSplats(cloud: SplatCloud, order?: Uint32Array, from = 0, to = cloud.count): Float32Array<ArrayBuffer> {
+  const out = new Float32Array((to - from) * (SPLAT_LAYOUT.size / 4));
+  for (let k = from; k < to; k++) {
     const i = order ? order[k] : k;
-    const o = k * 16;
+    const o = (k - from) * 16;
     out.set(cloud.positions.subarray(i * 3, i * 3 + 3), o);
     out[o + 3] = cloud.opacities[i];
     out.set(cloud.rotations.subarray(i * 4, i * 4 + 4), o + 4);
@@ -44,17 +45,20 @@ export function packSplats(cloud: SplatCloud, order?: Uint32Array): Float32Array
   return out;
 }
 
-/** Packs the higher-band SH as binary16 pairs, `shRestStride(degree)` words per splat; slot k holds splat `order[k]`. */
-export function packShRest(cloud: SplatCloud, order?: Uint32Array): Uint32Array<ArrayBuffer> {
+/**
+ * Packs the higher-band SH as binary16 pairs, `shRestStride(degree)` words per splat; slot k holds
+ * splat `order[k]`; with `from`/`to`, only slots [from, to) (at least one slot's words are returned).
+ */
+export function packShRest(cloud: SplatCloud, order?: Uint32Array, from = 0, to = cloud.count): Uint32Array<ArrayBuffer> {
   const stride = shRestStride(cloud.shDegree);
-  const out = new Uint32Array(Math.max(1, cloud.count) * stride);
+  const out = new Uint32Array(Math.max(1, to - from) * stride);
   const perSplat = shRestCount(cloud.shDegree) * 3;
   if (perSplat === 0) return out;
-  for (let k = 0; k < cloud.count; k++) {
+  for (let k = from; k < to; k++) {
     const i = order ? order[k] : k;
     for (let h = 0; h < perSplat; h++) {
       const bits = toHalfBits(cloud.shRest[i * perSplat + h]);
-      out[k * stride + (h >> 1)] |= h & 1 ? bits << 16 : bits;
+      out[(k - from) * stride + (h >> 1)] |= h & 1 ? bits << 16 : bits;
     }
   }
   return out;

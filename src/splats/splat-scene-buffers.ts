@@ -53,6 +53,9 @@ export function checkSplatMemory(device: GPUDevice, file: string, count: number,
   }
 }
 
+/** Splats packed and uploaded per `writeBuffer` (16 MiB of records, ~6 MiB of SH-3). */
+const UPLOAD_SLICE_SPLATS = 262_144;
+
 /** Scenes at least this large are split into spatial cells and culled by frustum per frame. */
 export const SPATIAL_CELLS_MIN_SPLATS = 65_536;
 
@@ -81,12 +84,15 @@ export class SplatSceneBuffers {
     this.shDegree = cloud.shDegree;
     this.cells = cells ? buildSpatialCells(cloud) : null;
     const order = this.cells?.order;
-    const splatData = packSplats(cloud, order);
-    this.splats = device.createBuffer({ label: `${label}.splats`, size: splatData.byteLength, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
-    device.queue.writeBuffer(this.splats, 0, splatData);
-    const sh = packShRest(cloud, order);
-    this.shRest = device.createBuffer({ label: `${label}.shRest`, size: sh.byteLength, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
-    device.queue.writeBuffer(this.shRest, 0, sh);
+    const shStride = shRestStride(cloud.shDegree) * 4;
+    this.splats = device.createBuffer({ label: `${label}.splats`, size: cloud.count * SPLAT_LAYOUT.size, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
+    this.shRest = device.createBuffer({ label: `${label}.shRest`, size: cloud.count * shStride, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
+    // Packed and uploaded in slices, so the page never holds a second copy of the whole scene.
+    for (let from = 0; from < cloud.count; from += UPLOAD_SLICE_SPLATS) {
+      const to = Math.min(cloud.count, from + UPLOAD_SLICE_SPLATS);
+      device.queue.writeBuffer(this.splats, from * SPLAT_LAYOUT.size, packSplats(cloud, order, from, to));
+      device.queue.writeBuffer(this.shRest, from * shStride, packShRest(cloud, order, from, to));
+    }
   }
 
   /** Number of range-table entries `visibleRanges` may write (at most one per cell). */

@@ -8,8 +8,6 @@ import { dirname, resolve } from 'node:path';
 import { PNG } from 'pngjs';
 import { CliError, withHarness } from '../../cli/browser-harness';
 import type { Vec3 } from '../../gpu/camera';
-import type { WorldMapResult } from '../headless-api';
-import type { WorldViewResult } from './headless-api';
 import { parseSceneFile } from './scene-file';
 
 /** Options of {@link renderWorldCli} (the parsed command line). */
@@ -71,14 +69,14 @@ export async function renderWorldCli(o: WorldCliOptions): Promise<void> {
     if (o.map) {
       const size = { widthPx: o.width, heightPx: o.height };
       return isScene
-        ? { kind: 'map' as const, r: await h.call<{ width: number; height: number; rgbaBase64: string; metresPerPixel: number }>('renderSceneMapImage', { sceneText, sceneName: o.world, ...size }) }
-        : { kind: 'map' as const, r: await h.call<WorldMapResult>('renderWorldMapImage', { seed, worldSize: o.worldSize, ...size }) };
+        ? { kind: 'map' as const, r: await h.call('renderSceneMapImage', { sceneText, sceneName: o.world, ...size }) }
+        : { kind: 'map' as const, r: await h.call('renderWorldMapImage', { seed, worldSize: o.worldSize, ...size }) };
     }
     if (isScene) {
       const file = await h.serveFile(capturePath);
-      return { kind: 'view' as const, r: await h.call<WorldViewResult>('renderSceneView', { sceneText, sceneName: o.world, captureUrl: file.url, captureName: file.name, ...cam }) };
+      return { kind: 'view' as const, r: await h.call('renderSceneView', { sceneText, sceneName: o.world, captureUrl: file.url, captureName: file.name, ...cam }) };
     }
-    return { kind: 'view' as const, r: await h.call<WorldViewResult>('renderWorldView', { seed, worldSize: o.worldSize, viewDistance: o.viewDistance, pedestrians: o.pedestrians, ...cam }) };
+    return { kind: 'view' as const, r: await h.call('renderWorldView', { seed, worldSize: o.worldSize, viewDistance: o.viewDistance, pedestrians: o.pedestrians, ...cam }) };
   });
   await writePng(o.out, result.r.width, result.r.height, result.r.rgbaBase64);
   const secs = ((performance.now() - started) / 1000).toFixed(1);
