@@ -5,7 +5,7 @@
  */
 import { median } from '../src/bench/metrics';
 import { cameraModel, type CameraModel, type PinholeCamera } from '../src/gpu/camera';
-import { acquireDevice, describeAdapter } from '../src/gpu/device';
+import { describeAdapter, withAcquiredDevice } from '../src/gpu/device';
 import { OpaqueQuadPass } from '../src/gpu/opaque-quad-pass';
 import { GpuProfiler } from '../src/gpu/profiler';
 import { readTexture, toRgba8 } from '../src/gpu/readback';
@@ -81,38 +81,38 @@ export interface PedestrianSnapshotResult {
 
 /** Renders one frame of `count` pedestrians over a grey ground plane and returns RGBA8 (base64). */
 export async function renderPedestrianSnapshot(req: PedestrianSnapshotRequest): Promise<PedestrianSnapshotResult> {
-  const acquired = await acquireDevice({});
-  const device = acquired.device;
-  const model = createProceduralBody();
-  const crowd = makeCrowd(model, req.count, req.seed, true);
-  const poses = new Float32Array(req.count * POSE_FLOATS);
-  let placements: PedestrianPlacement[] = [];
-  const steps = Math.max(1, Math.round(req.time * 30));
-  for (let s = 0; s < steps; s++) placements = stepCrowd(crowd, req.time / steps, poses);
-  const skinner = await PedestrianSkinner.create(device, model, req.count);
-  const pass = await PedestrianPass.create(device, { colorFormat: OFFSCREEN_COLOR_FORMAT, depthFormat: OFFSCREEN_DEPTH_FORMAT, model, capacity: req.count });
-  const ground = await OpaqueQuadPass.create(device, OFFSCREEN_COLOR_FORMAT, OFFSCREEN_DEPTH_FORMAT);
-  const target = new OffscreenTarget(device, req.width, req.height);
-  const cam: CameraModel = cameraModel(robotCamera(req.width, req.height));
-  skinner.setShapes(crowd.betas);
-  skinner.setPoses(poses);
-  pass.setInstances(placements, crowd.appearances);
-  const encoder = device.createCommandEncoder();
-  ground.encode(encoder, cam, [[0.06, -60, 0], [80, -60, 0], [80, 60, 0], [0.06, 60, 0]], [0.45, 0.45, 0.45, 1], { color: target.color.createView(), depth: target.depth.createView() });
-  skinner.encode(encoder, req.count);
-  pass.encode(encoder, cam, skinner.skinnedVertices, req.count, { color: target.color.createView(), depth: target.depth.createView(), clearColor: null });
-  device.queue.submit([encoder.finish()]);
-  const pixels = await readTexture(device, target.color);
-  // Sky where nothing was drawn (alpha 0): a flat pale blue.
-  for (let i = 0; i < pixels.length; i += 4) {
-    if (pixels[i + 3] < 0.5) pixels.set([0.62, 0.74, 0.88, 1], i);
-  }
-  const rgba = toRgba8(pixels);
-  [skinner, pass, ground, target].forEach((r) => r.destroy());
-  device.destroy();
-  let bin = '';
-  for (let i = 0; i < rgba.length; i += 0x8000) bin += String.fromCharCode(...rgba.subarray(i, i + 0x8000));
-  return { width: req.width, height: req.height, adapter: describeAdapter(acquired), rgbaBase64: btoa(bin) };
+  return withAcquiredDevice({}, async (acquired) => {
+    const device = acquired.device;
+    const model = createProceduralBody();
+    const crowd = makeCrowd(model, req.count, req.seed, true);
+    const poses = new Float32Array(req.count * POSE_FLOATS);
+    let placements: PedestrianPlacement[] = [];
+    const steps = Math.max(1, Math.round(req.time * 30));
+    for (let s = 0; s < steps; s++) placements = stepCrowd(crowd, req.time / steps, poses);
+    const skinner = await PedestrianSkinner.create(device, model, req.count);
+    const pass = await PedestrianPass.create(device, { colorFormat: OFFSCREEN_COLOR_FORMAT, depthFormat: OFFSCREEN_DEPTH_FORMAT, model, capacity: req.count });
+    const ground = await OpaqueQuadPass.create(device, OFFSCREEN_COLOR_FORMAT, OFFSCREEN_DEPTH_FORMAT);
+    const target = new OffscreenTarget(device, req.width, req.height);
+    const cam: CameraModel = cameraModel(robotCamera(req.width, req.height));
+    skinner.setShapes(crowd.betas);
+    skinner.setPoses(poses);
+    pass.setInstances(placements, crowd.appearances);
+    const encoder = device.createCommandEncoder();
+    ground.encode(encoder, cam, [[0.06, -60, 0], [80, -60, 0], [80, 60, 0], [0.06, 60, 0]], [0.45, 0.45, 0.45, 1], { color: target.color.createView(), depth: target.depth.createView() });
+    skinner.encode(encoder, req.count);
+    pass.encode(encoder, cam, skinner.skinnedVertices, req.count, { color: target.color.createView(), depth: target.depth.createView(), clearColor: null });
+    device.queue.submit([encoder.finish()]);
+    const pixels = await readTexture(device, target.color);
+    // Sky where nothing was drawn (alpha 0): a flat pale blue.
+    for (let i = 0; i < pixels.length; i += 4) {
+      if (pixels[i + 3] < 0.5) pixels.set([0.62, 0.74, 0.88, 1], i);
+    }
+    const rgba = toRgba8(pixels);
+    [skinner, pass, ground, target].forEach((r) => r.destroy());
+    let bin = '';
+    for (let i = 0; i < rgba.length; i += 0x8000) bin += String.fromCharCode(...rgba.subarray(i, i + 0x8000));
+    return { width: req.width, height: req.height, adapter: describeAdapter(acquired), rgbaBase64: btoa(bin) };
+  });
 }
 
 export interface PedestrianBenchRequest {
@@ -150,60 +150,60 @@ export interface PedestrianBenchResult {
  * skinner's own pass carries no timestamp writes).
  */
 export async function runPedestrianBenchmark(req: PedestrianBenchRequest): Promise<PedestrianBenchResult> {
-  const acquired = await acquireDevice({ optionalFeatures: ['timestamp-query'] });
-  const device = acquired.device;
-  const profiler = new GpuProfiler(device, 4, 'PedestrianBench.profiler');
-  const model = createProceduralBody();
-  const maxCount = Math.max(1, ...req.counts);
-  const skinner = await PedestrianSkinner.create(device, model, maxCount);
-  const pass = await PedestrianPass.create(device, { colorFormat: OFFSCREEN_COLOR_FORMAT, depthFormat: OFFSCREEN_DEPTH_FORMAT, model, capacity: maxCount });
-  const target = new OffscreenTarget(device, req.width, req.height);
-  const cam = cameraModel(robotCamera(req.width, req.height));
-  const rows: PedestrianBenchRow[] = [];
-  for (const count of req.counts) {
-    const crowd = makeCrowd(model, count, 42, false);
-    const poses = new Float32Array(Math.max(1, count) * POSE_FLOATS);
-    if (count > 0) skinner.setShapes(crowd.betas);
-    const wall: number[] = [], motion: number[] = [], skin: number[] = [], draw: number[] = [];
-    for (let f = 0; f <= req.frames; f++) {
-      const m0 = performance.now();
-      const placements = stepCrowd(crowd, 1 / 30, poses);
-      const m1 = performance.now();
-      if (count > 0) {
-        skinner.setPoses(poses.subarray(0, count * POSE_FLOATS));
-        pass.setInstances(placements, crowd.appearances);
+  return withAcquiredDevice({ optionalFeatures: ['timestamp-query'] }, async (acquired) => {
+    const device = acquired.device;
+    const profiler = new GpuProfiler(device, 4, 'PedestrianBench.profiler');
+    const model = createProceduralBody();
+    const maxCount = Math.max(1, ...req.counts);
+    const skinner = await PedestrianSkinner.create(device, model, maxCount);
+    const pass = await PedestrianPass.create(device, { colorFormat: OFFSCREEN_COLOR_FORMAT, depthFormat: OFFSCREEN_DEPTH_FORMAT, model, capacity: maxCount });
+    const target = new OffscreenTarget(device, req.width, req.height);
+    const cam = cameraModel(robotCamera(req.width, req.height));
+    const rows: PedestrianBenchRow[] = [];
+    for (const count of req.counts) {
+      const crowd = makeCrowd(model, count, 42, false);
+      const poses = new Float32Array(Math.max(1, count) * POSE_FLOATS);
+      if (count > 0) skinner.setShapes(crowd.betas);
+      const wall: number[] = [], motion: number[] = [], skin: number[] = [], draw: number[] = [];
+      for (let f = 0; f <= req.frames; f++) {
+        const m0 = performance.now();
+        const placements = stepCrowd(crowd, 1 / 30, poses);
+        const m1 = performance.now();
+        if (count > 0) {
+          skinner.setPoses(poses.subarray(0, count * POSE_FLOATS));
+          pass.setInstances(placements, crowd.appearances);
+        }
+        profiler.beginFrame();
+        const encoder = device.createCommandEncoder();
+        encoder.beginComputePass({ label: 'PedestrianBench.skinStart', timestampWrites: profiler.span('pedestrians.skinStart') }).end();
+        skinner.encode(encoder, count);
+        pass.encode(encoder, cam, skinner.skinnedVertices, count, { color: target.color.createView(), depth: target.depth.createView(), clearColor: { r: 0, g: 0, b: 0, a: 1 } }, profiler.span('pedestrians.draw'));
+        profiler.resolve(encoder);
+        const t0 = performance.now();
+        device.queue.submit([encoder.finish()]);
+        await device.queue.onSubmittedWorkDone();
+        const t1 = performance.now();
+        const times = await profiler.read();
+        if (f === 0) continue; // warm-up
+        wall.push(t1 - t0);
+        motion.push(m1 - m0);
+        if (times) {
+          skin.push(times.get('pedestrians.skinStart→pedestrians.draw') ?? 0);
+          draw.push(times.get('pedestrians.draw') ?? NaN);
+        }
       }
-      profiler.beginFrame();
-      const encoder = device.createCommandEncoder();
-      encoder.beginComputePass({ label: 'PedestrianBench.skinStart', timestampWrites: profiler.span('pedestrians.skinStart') }).end();
-      skinner.encode(encoder, count);
-      pass.encode(encoder, cam, skinner.skinnedVertices, count, { color: target.color.createView(), depth: target.depth.createView(), clearColor: { r: 0, g: 0, b: 0, a: 1 } }, profiler.span('pedestrians.draw'));
-      profiler.resolve(encoder);
-      const t0 = performance.now();
-      device.queue.submit([encoder.finish()]);
-      await device.queue.onSubmittedWorkDone();
-      const t1 = performance.now();
-      const times = await profiler.read();
-      if (f === 0) continue; // warm-up
-      wall.push(t1 - t0);
-      motion.push(m1 - m0);
-      if (times) {
-        skin.push(times.get('pedestrians.skinStart→pedestrians.draw') ?? 0);
-        draw.push(times.get('pedestrians.draw') ?? NaN);
-      }
+      rows.push({
+        pedestrians: count,
+        frameMs: median(wall),
+        motionMs: median(motion),
+        skinningMs: profiler.enabled ? median(skin) : null,
+        drawMs: profiler.enabled ? median(draw) : null,
+      });
     }
-    rows.push({
-      pedestrians: count,
-      frameMs: median(wall),
-      motionMs: median(motion),
-      skinningMs: profiler.enabled ? median(skin) : null,
-      drawMs: profiler.enabled ? median(draw) : null,
-    });
-  }
-  [skinner, pass, target, profiler].forEach((r) => r.destroy());
-  device.destroy();
-  return {
-    adapter: describeAdapter(acquired), software: acquired.isSoftware, timestamps: profiler.enabled,
-    vertices: model.vertexCount, triangles: model.faces.length / 3, rows,
-  };
+    [skinner, pass, target, profiler].forEach((r) => r.destroy());
+    return {
+      adapter: describeAdapter(acquired), software: acquired.isSoftware, timestamps: profiler.enabled,
+      vertices: model.vertexCount, triangles: model.faces.length / 3, rows,
+    };
+  });
 }

@@ -3,7 +3,7 @@
  * plain JSON in, plain JSON out. Both backends run in the page. Progress goes to the page console
  * as `crowd-progress <steps> <reached>/<agents>`.
  */
-import { acquireDevice, describeAdapter } from '../gpu/device';
+import { describeAdapter, withAcquiredDevice } from '../gpu/device';
 import { fetchBytes } from '../core/bytes';
 import type { CrowdSpec } from './crowd-spec';
 import { type CrowdRunResult, runCrowd } from './crowd-run';
@@ -43,11 +43,8 @@ export async function runCrowdScenario(req: CrowdRequest): Promise<CrowdResponse
   const n = spec.agents.length;
   const progress = (steps: number, reached: number) => console.log(`crowd-progress ${steps} ${reached}/${n}`);
   if (req.backend === 'cpu') return { ...(await runCrowd(spec, 'cpu', req.maxSteps, undefined, progress)), scenario: name, seed: req.seed, adapter: null };
-  const acquired = await acquireDevice({});
-  try {
+  return withAcquiredDevice({}, async (acquired) => {
     const result = await runCrowd(spec, 'gpu', req.maxSteps, acquired.device, progress);
     return { ...result, scenario: name, seed: req.seed, adapter: describeAdapter(acquired) };
-  } finally {
-    acquired.device.destroy();
-  }
+  });
 }

@@ -137,3 +137,19 @@ export function raceDeviceLoss<T>(acquired: AcquiredDevice, work: Promise<T>): P
     }),
   ]);
 }
+
+/**
+ * Acquires a device, runs `work` with it raced against device loss ({@link raceDeviceLoss}), and
+ * destroys the device afterwards whether `work` resolved or threw: the acquire / race / destroy
+ * sequence of the headless page functions, in one place.
+ *
+ * @throws GpuUnavailableError from {@link acquireDevice}; the device-loss message; whatever `work` throws.
+ */
+export async function withAcquiredDevice<T>(req: DeviceRequirements, work: (acquired: AcquiredDevice) => Promise<T>): Promise<T> {
+  const acquired = await acquireDevice(req);
+  try {
+    return await raceDeviceLoss(acquired, work(acquired));
+  } finally {
+    acquired.device.destroy();
+  }
+}

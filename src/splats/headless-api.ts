@@ -2,7 +2,7 @@
  * Headless-page functions of the splat renderer (called by `npm run render` through the browser
  * harness): plain JSON in, plain JSON out.
  */
-import { acquireDevice, describeAdapter, raceDeviceLoss } from '../gpu/device';
+import { describeAdapter, withAcquiredDevice } from '../gpu/device';
 import { toRgba8 } from '../gpu/readback';
 import { loadSplatSource } from './load-source';
 import { captureCamera, type CaptureViewRequest } from './framing';
@@ -32,13 +32,13 @@ export interface RenderResult {
 }
 
 export async function renderSplats(req: RenderRequest): Promise<RenderResult> {
-  const acquired = await acquireDevice({ optionalFeatures: ['timestamp-query'] });
-  const cloud = await raceDeviceLoss(acquired, loadSplatSource({ url: req.fileUrl, name: req.fileName, sogParts: req.sogParts }, acquired.device));
-  const camera = captureCamera(cloud, req);
-  const pixels = await raceDeviceLoss(acquired, renderSplatsOffscreen(acquired.device, cloud, camera, req.fileName, req.minAlphaMass ?? 0));
-  acquired.device.destroy();
-  let coveredPixels = 0;
-  for (let i = 3; i < pixels.length; i += 4) if (pixels[i] > 0) coveredPixels++;
-  return { width: req.width, height: req.height, rgbaBase64: toBase64(toRgba8(pixels)), adapter: describeAdapter(acquired), splatCount: cloud.count, coveredPixels, camera };
+  return withAcquiredDevice({ optionalFeatures: ['timestamp-query'] }, async (acquired) => {
+    const cloud = await loadSplatSource({ url: req.fileUrl, name: req.fileName, sogParts: req.sogParts }, acquired.device);
+    const camera = captureCamera(cloud, req);
+    const pixels = await renderSplatsOffscreen(acquired.device, cloud, camera, req.fileName, req.minAlphaMass ?? 0);
+    let coveredPixels = 0;
+    for (let i = 3; i < pixels.length; i += 4) if (pixels[i] > 0) coveredPixels++;
+    return { width: req.width, height: req.height, rgbaBase64: toBase64(toRgba8(pixels)), adapter: describeAdapter(acquired), splatCount: cloud.count, coveredPixels, camera };
+  });
 }
 
