@@ -178,14 +178,9 @@ export async function runPedestrianBenchmark(req: PedestrianBenchRequest): Promi
         encoder.beginComputePass({ label: 'PedestrianBench.skinStart', timestampWrites: profiler.span('pedestrians.skinStart') }).end();
         skinner.encode(encoder, count);
         pass.encode(encoder, cam, skinner.skinnedVertices, count, { color: target.color.createView(), depth: target.depth.createView(), clearColor: { r: 0, g: 0, b: 0, a: 1 } }, profiler.span('pedestrians.draw'));
-        profiler.resolve(encoder);
-        const t0 = performance.now();
-        device.queue.submit([encoder.finish()]);
-        await device.queue.onSubmittedWorkDone();
-        const t1 = performance.now();
-        const times = await profiler.read();
+        const { wallMs, spans: times } = await profiler.submitTimed(encoder);
         if (f === 0) continue; // warm-up
-        wall.push(t1 - t0);
+        wall.push(wallMs);
         motion.push(m1 - m0);
         if (times) {
           skin.push(times.get('pedestrians.skinStart→pedestrians.draw') ?? 0);

@@ -71,14 +71,12 @@ export class SplatFrameTimer {
     const encoder = this.device.createCommandEncoder({ label: 'SplatFrameTimer' });
     this.target.clearDepth(encoder);
     this.renderer.encode(encoder, cameraModel(camera), { color: this.target.color.createView(), depth: this.target.depth.createView(), clearColor: { r: 0, g: 0, b: 0, a: 1 } });
-    this.profiler.resolve(encoder);
-    this.device.queue.submit([encoder.finish()]);
-    await this.device.queue.onSubmittedWorkDone();
-    const ms = performance.now() - t0;
-    for (const [name, t] of (await this.profiler.read()) ?? []) {
+    const encodeMs = performance.now() - t0;
+    const { wallMs, spans } = await this.profiler.submitTimed(encoder);
+    for (const [name, t] of spans ?? []) {
       if (!name.includes('→')) this.passTimes.set(name, [...(this.passTimes.get(name) ?? []), t]);
     }
-    return ms;
+    return encodeMs + wallMs;
   }
 
   /** Median GPU ms per pass since the last call (`preprocess`, `sort`, `raster`); {} without timestamps. */

@@ -57,14 +57,9 @@ export async function runSplatBenchmark(req: SplatBenchRequest): Promise<SplatBe
           const encoder = device.createCommandEncoder();
           target.clearDepth(encoder);
           renderer.encode(encoder, cam, { color: target.color.createView(), depth: target.depth.createView(), clearColor: { r: 0, g: 0, b: 0, a: 1 } });
-          profiler.resolve(encoder);
-          const t0 = performance.now();
-          device.queue.submit([encoder.finish()]);
-          await device.queue.onSubmittedWorkDone();
-          const t1 = performance.now();
-          const times = await profiler.read();
+          const { wallMs, spans: times } = await profiler.submitTimed(encoder);
           if (f === 0) continue; // warm-up: pipeline compilation and first-use allocation
-          wall.push(t1 - t0);
+          wall.push(wallMs);
           if (times) {
             passes.pre.push(times.get('splats.preprocess') ?? NaN);
             passes.sort.push(times.get('splats.preprocess→splats.raster') ?? 0);

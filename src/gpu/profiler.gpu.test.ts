@@ -36,6 +36,18 @@ describe('GpuProfiler', () => {
       expect(times!.get('first')!).toBeGreaterThan(0);
       expect(times!.get('second')!).toBeGreaterThan(0);
       expect(await profiler.read()).toBeNull(); // nothing pending after a read
+      // submitTimed: resolve, submit, wait and read in one call; the wall time covers the GPU spans.
+      profiler.beginFrame();
+      const timed = device.createCommandEncoder();
+      const pass = timed.beginComputePass({ timestampWrites: profiler.span('timed') });
+      pass.setPipeline(pipeline);
+      pass.setBindGroup(0, bindGroup);
+      pass.dispatchWorkgroups(64);
+      pass.end();
+      const { wallMs, spans } = await profiler.submitTimed(timed);
+      expect([...spans!.keys()]).toEqual(['timed']);
+      expect(spans!.get('timed')!).toBeGreaterThan(0);
+      expect(wallMs).toBeGreaterThanOrEqual(spans!.get('timed')! * 0.5);
       profiler.destroy();
       buf.destroy();
     });

@@ -54,6 +54,21 @@ export class GpuProfiler {
   }
 
   /**
+   * Ends a timed frame: records the resolve into `encoder`, submits it, waits for the GPU
+   * (`onSubmittedWorkDone`) and reads the spans.
+   *
+   * @returns wall-clock ms from submit to completion, and the span durations (null when disabled).
+   */
+  async submitTimed(encoder: GPUCommandEncoder): Promise<{ wallMs: number; spans: Map<string, number> | null }> {
+    this.resolve(encoder);
+    const t0 = performance.now();
+    this.device.queue.submit([encoder.finish()]);
+    await this.device.queue.onSubmittedWorkDone();
+    const wallMs = performance.now() - t0;
+    return { wallMs, spans: await this.read() };
+  }
+
+  /**
    * Reads the last resolved frame after its submission: per-span durations in milliseconds, plus
    * the gaps between consecutive spans under `name→next` keys when they are positive. Null when
    * disabled or nothing was resolved.
