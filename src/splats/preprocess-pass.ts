@@ -23,7 +23,7 @@ export interface PreprocessBindings {
   splats: GPUBuffer;
   shRest: GPUBuffer;
   projected: GPUBuffer;
-  /** f32 bits of each splat's camera depth, all ones when culled (N u32). */
+  /** f32 bits of each splat's camera depth, valid where its visibility bit is set (N u32). */
   depths: GPUBuffer;
   /** Compacted depth keys and splat indices of the visible splats (N u32 each; the first V used). */
   sortKeys: GPUBuffer;
