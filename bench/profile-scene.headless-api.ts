@@ -5,7 +5,7 @@
  */
 import { median } from '../src/bench/metrics';
 import type { Vec3 } from '../src/gpu/camera';
-import { acquireDevice, describeAdapter, raceDeviceLoss } from '../src/gpu/device';
+import { describeAdapter, withAcquiredDevice } from '../src/gpu/device';
 import { captureCamera, type CaptureViewRequest } from '../src/splats/framing';
 import { loadSplatSource, type SplatSource } from '../src/splats/load-source';
 import { SplatSceneBuffers } from '../src/splats/splat-scene-buffers';
@@ -52,35 +52,35 @@ export interface SceneProfileResult {
  * @throws SplatFormatError for a capture that does not load; Error on device loss (named).
  */
 export async function profileSplatScene(req: SceneProfileRequest): Promise<SceneProfileResult> {
-  const acquired = await acquireDevice({ optionalFeatures: ['timestamp-query'] });
-  const device = acquired.device;
-  const t0 = performance.now();
-  const cloud = await raceDeviceLoss(acquired, loadSplatSource(req.file, device));
-  const loadMs = performance.now() - t0;
-  const start = captureCamera(cloud, req);
-  const scene = new SplatSceneBuffers(device, cloud, req.file.name);
-  const timer = await SplatFrameTimer.create(device, req.width, req.height);
-  timer.renderer.minAlphaMass = req.minAlphaMass ?? 0;
-  try {
-    await timer.renderer.setScene(scene);
-    const times: number[] = [];
-    for (let f = -req.warmup; f < req.frames; f++) {
-      const ms = await raceDeviceLoss(acquired, timer.frame(orbitCamera(start, (f + req.warmup) * req.orbitDeg)));
-      if (f >= 0) times.push(ms);
-      else timer.takePassMedians();
+  return withAcquiredDevice({ optionalFeatures: ['timestamp-query'] }, async (acquired) => {
+    const device = acquired.device;
+    const t0 = performance.now();
+    const cloud = await loadSplatSource(req.file, device);
+    const loadMs = performance.now() - t0;
+    const start = captureCamera(cloud, req);
+    const scene = new SplatSceneBuffers(device, cloud, req.file.name);
+    const timer = await SplatFrameTimer.create(device, req.width, req.height);
+    timer.renderer.minAlphaMass = req.minAlphaMass ?? 0;
+    try {
+      await timer.renderer.setScene(scene);
+      const times: number[] = [];
+      for (let f = -req.warmup; f < req.frames; f++) {
+        const ms = await timer.frame(orbitCamera(start, (f + req.warmup) * req.orbitDeg));
+        if (f >= 0) times.push(ms);
+        else timer.takePassMedians();
+      }
+      const frameMs = median(times);
+      return {
+        adapter: describeAdapter(acquired),
+        software: acquired.isSoftware,
+        rows: [{
+          scene: req.file.name, splats: cloud.count, width: req.width, height: req.height, frameMs, fps: 1000 / frameMs,
+          passes: timer.takePassMedians(), loadMs, camera: { eye: start.eye, target: start.target, up: start.up, fovYDeg: start.fovYDeg },
+        }],
+      };
+    } finally {
+      timer.destroy();
+      scene.destroy();
     }
-    const frameMs = median(times);
-    return {
-      adapter: describeAdapter(acquired),
-      software: acquired.isSoftware,
-      rows: [{
-        scene: req.file.name, splats: cloud.count, width: req.width, height: req.height, frameMs, fps: 1000 / frameMs,
-        passes: timer.takePassMedians(), loadMs, camera: { eye: start.eye, target: start.target, up: start.up, fovYDeg: start.fovYDeg },
-      }],
-    };
-  } finally {
-    timer.destroy();
-    scene.destroy();
-    device.destroy();
-  }
+  });
 }

@@ -3,7 +3,7 @@
  * src/cli/headless-entry.ts): plain JSON in, plain JSON out. onnxruntime-web is imported lazily so
  * other commands' pages do not load it.
  */
-import { describeAdapter, raceDeviceLoss, withAcquiredDevice } from '../gpu/device';
+import { describeAdapter, withAcquiredDevice } from '../gpu/device';
 
 /** A smoke run of an ONNX policy on synthetic frames. */
 export interface PolicySmokeRequest {
@@ -43,20 +43,20 @@ export async function policySmoke(req: PolicySmokeRequest): Promise<PolicySmokeR
   return withAcquiredDevice({}, async (acquired) => {
     const device = acquired.device;
     const batch = req.batch ?? 1;
-    const policy = await raceDeviceLoss(acquired, OnnxPolicy.create(device, { ...files, batch }));
+    const policy = await OnnxPolicy.create(device, { ...files, batch });
     const commands: { v: number; w: number }[][] = [];
     try {
       await policy.reset(req.seed ?? 1);
       for (let step = 0; step < (req.steps ?? 3); step++) {
         const frames = Array.from({ length: batch }, (_, b) => uploadRgba16f(device, makeTestImage(80, 60, 1000 * step + b), `policySmoke.frame${b}`));
         const goalFrames = policy.goal === 'image' ? frames.map((_, b) => uploadRgba16f(device, makeTestImage(80, 60, 999_000 + b), `policySmoke.goal${b}`)) : undefined;
-        const action = await raceDeviceLoss(acquired, policy.act({
+        const action = await policy.act({
           frames,
           goalRobot: frames.map(() => [5, 0] as const),
           goalFrames,
           states: frames.map(() => ({ x: 0, y: 0, yaw: 0, v: 0, w: 0 })),
           time: step / policy.rateHz,
-        }));
+        });
         commands.push(action.commands);
         for (const f of [...frames, ...(goalFrames ?? [])]) f.destroy();
       }
