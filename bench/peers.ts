@@ -44,7 +44,7 @@ const program = new Command('bench:peers')
   .option('--rounds <n>', 'blocks per renderer, alternated', positiveInt(100), 2)
   .option('--orbit <deg>', 'camera turn about the target per frame, degrees', finiteNumber, 0.5)
   .option('--fov-y <deg>', 'vertical field of view, degrees', numberBetween(0, 180), 50)
-  .option('--view <ux,uy,uz,pitch,distance>', 'start view for every --scene file: up axis, degrees above the plane ⟂ up, distance in bounds radii (default: framed along +z)')
+  .option('--view <ux,uy,uz,pitch,distance>', 'start view for every --scene file: up axis, degrees above the plane ⟂ up, distance in bounds radii (default: the default capture\'s own view, else framed along +z)')
   .option('--reference-max <n>', 'largest capture rendered by the f64 reference for PSNR', positiveInt(1e9), 200_000)
   .option('--min-alpha-mass <px2>', "Curbside's total-α cull threshold, px² (0 draws every splat that reaches α = 1/255)", nonNegative, 0)
   .option('--gpu', "use the machine's GPU instead of SwiftShader")
@@ -66,7 +66,11 @@ runCli(async () => {
     if (v.length !== 5 || v.some((x) => !Number.isFinite(x)) || !(v[4] > 0)) throw new CliError(`--view: expected ux,uy,uz,pitchDeg,distance, got '${o.view}'`);
     view = { up: [v[0], v[1], v[2]], pitchDeg: v[3], distance: v[4] };
   }
-  const scenes = o.scene ? o.scene.map((path) => ({ path, size: o.size ?? '320x240', view })) : DEFAULT_SCENES.map((s) => ({ ...s, size: o.size ?? s.size }));
+  // A --scene file that is one of the defaults keeps its default size and start view unless given.
+  const preset = (path: string) => DEFAULT_SCENES.find((d) => resolve(d.path) === resolve(path));
+  const scenes = o.scene
+    ? o.scene.map((path) => ({ path, size: o.size ?? preset(path)?.size ?? '320x240', view: view ?? preset(path)?.view }))
+    : DEFAULT_SCENES.map((s) => ({ ...s, size: o.size ?? s.size }));
   if (scenes.some((s) => s.path === STREET.path) && !existsSync(STREET.path)) {
     console.log(`bench:peers: baking the street capture ${STREET.path} (npm run bake -- --world ${STREET.world} --size ${STREET.size})`);
     const bake = spawnSync('npm', ['run', '--silent', 'bake', '--', '--world', String(STREET.world), '--size', String(STREET.size), '--out', STREET.path], { cwd: ROOT, stdio: 'inherit' });

@@ -24,7 +24,7 @@
 // draw gets 3 vertices (one triangle) per visible splat. The sort then runs on the visibleCount keys alone. No
 // entry point uses a workgroup barrier (SwiftShader runs barrier-free workgroups much faster).
 //
-// Bindings (group 0): 0 camera, 1 frame, 2 splats, 3 SH rest (packed f16 pairs), 4 projected,
+// Bindings (group 0): 0 camera, 1 frame, 2 splats, 3 SH rest (snorm8, one word per coefficient), 4 projected,
 // 5 depths, 6 sort keys, 7 sort values, 8 counters [visibleCount V, ~bits(min depth), bits(max
 // depth), 0, then the drawIndirect arguments vertexCount, instanceCount, firstVertex,
 // firstInstance], 9 blockOffsets (visible count per block, then its exclusive scan), 10 visibleBits
@@ -33,7 +33,7 @@
 
 override WORKGROUP_SIZE: u32 = 256u;
 override SH_DEGREE: u32 = 0u;
-override SH_REST_STRIDE: u32 = 1u;   // u32 words of packed f16 SH per splat
+override SH_REST_STRIDE: u32 = 1u;   // u32 words of packed snorm8 SH per splat (gpu-layout.ts: shRestStride)
 override FRUSTUM_CLAMP: f32 = 1.3;
 override COV2D_DILATION: f32 = 0.3;
 override ALPHA_MIN: f32 = 0.00392156862745098;   // smallest α that contributes (1/255)
@@ -65,53 +65,41 @@ const CULLED = 0xffffffffu;
 const SH_C0: f32 = 0.28209479177387814;
 const SH_C1: f32 = 0.4886025119029199;
 
-// Coefficients k and k + 1 (k even) of splat i: the six halves 3k … 3k + 5 are the three words
-// from 3k / 2 (a pair never straddles a splat's start, which is word-aligned). For the last pair
-// of degrees 1 and 3 the second coefficient does not exist and is never used.
-struct ShPair {
-  a: vec3f,
-  b: vec3f,
+// Higher-band SH coefficient m < 12 of splat i (rgb in bytes 0–2 of word m, snorm8 multiples of the
+// splat's shScale; gpu-layout.ts: packShRest) and the word's byte 3, which for degree 3 carries a
+// channel of coefficients 12–14 (word 3(m − 12) + channel).
+fn shWord(i: u32, m: u32) -> vec4f {
+  return unpack4x8snorm(shRest[i * SH_REST_STRIDE + m]);
 }
 
-fn shPair(i: u32, k: u32) -> ShPair {
-  let w = i * SH_REST_STRIDE + (3u * k) / 2u;
-  let x = unpack2x16float(shRest[w]);
-  let y = unpack2x16float(shRest[w + 1u]);
-  let z = unpack2x16float(shRest[w + 2u]);
-  return ShPair(vec3f(x, y.x), vec3f(y.y, z));
-}
-
-fn colorFromSh(i: u32, dc: vec3f, d: vec3f) -> vec3f {
+fn colorFromSh(i: u32, dc: vec3f, shScale: f32, d: vec3f) -> vec3f {
   var c = SH_C0 * dc;
   if (SH_DEGREE > 0u) {
     let x = d.x; let y = d.y; let z = d.z;
-    let p01 = shPair(i, 0u);
-    let p23 = shPair(i, 2u);
-    c += -SH_C1 * y * p01.a + SH_C1 * z * p01.b - SH_C1 * x * p23.a;
+    let w0 = shWord(i, 0u); let w1 = shWord(i, 1u); let w2 = shWord(i, 2u);
+    var r = -SH_C1 * y * w0.xyz + SH_C1 * z * w1.xyz - SH_C1 * x * w2.xyz;
     if (SH_DEGREE > 1u) {
       let xx = x * x; let yy = y * y; let zz = z * z;
       let xy = x * y; let yz = y * z; let xz = x * z;
-      let p45 = shPair(i, 4u);
-      let p67 = shPair(i, 6u);
-      c += 1.0925484305920792 * xy * p23.b
-         - 1.0925484305920792 * yz * p45.a
-         + 0.31539156525252005 * (2.0 * zz - xx - yy) * p45.b
-         - 1.0925484305920792 * xz * p67.a
-         + 0.5462742152960396 * (xx - yy) * p67.b;
+      let w3 = shWord(i, 3u); let w4 = shWord(i, 4u); let w5 = shWord(i, 5u);
+      let w6 = shWord(i, 6u); let w7 = shWord(i, 7u);
+      r += 1.0925484305920792 * xy * w3.xyz
+         - 1.0925484305920792 * yz * w4.xyz
+         + 0.31539156525252005 * (2.0 * zz - xx - yy) * w5.xyz
+         - 1.0925484305920792 * xz * w6.xyz
+         + 0.5462742152960396 * (xx - yy) * w7.xyz;
       if (SH_DEGREE > 2u) {
-        let p89 = shPair(i, 8u);
-        let p1011 = shPair(i, 10u);
-        let p1213 = shPair(i, 12u);
-        let p1415 = shPair(i, 14u);
-        c += -0.5900435899266435 * y * (3.0 * xx - yy) * p89.a
-           + 2.890611442640554 * xy * z * p89.b
-           - 0.4570457994644658 * y * (4.0 * zz - xx - yy) * p1011.a
-           + 0.3731763325901154 * z * (2.0 * zz - 3.0 * xx - 3.0 * yy) * p1011.b
-           - 0.4570457994644658 * x * (4.0 * zz - xx - yy) * p1213.a
-           + 1.445305721320277 * z * (xx - yy) * p1213.b
-           - 0.5900435899266435 * x * (xx - 3.0 * yy) * p1415.a;
+        let w8 = shWord(i, 8u); let w9 = shWord(i, 9u); let w10 = shWord(i, 10u); let w11 = shWord(i, 11u);
+        r += -0.5900435899266435 * y * (3.0 * xx - yy) * w8.xyz
+           + 2.890611442640554 * xy * z * w9.xyz
+           - 0.4570457994644658 * y * (4.0 * zz - xx - yy) * w10.xyz
+           + 0.3731763325901154 * z * (2.0 * zz - 3.0 * xx - 3.0 * yy) * w11.xyz
+           - 0.4570457994644658 * x * (4.0 * zz - xx - yy) * vec3f(w0.w, w1.w, w2.w)
+           + 1.445305721320277 * z * (xx - yy) * vec3f(w3.w, w4.w, w5.w)
+           - 0.5900435899266435 * x * (xx - 3.0 * yy) * vec3f(w6.w, w7.w, w8.w);
       }
     }
+    c += shScale * r;
   }
   return max(c + 0.5, vec3f(0.0));
 }
@@ -188,7 +176,7 @@ fn project(j: u32, i: u32) -> bool {
       center.y + half.y < 0.0 || center.y - half.y > camera.viewport.y) { return cull(j); }
 
   // 5. View-dependent colour.
-  let color = colorFromSh(i, s.shDc, normalize(rel));
+  let color = colorFromSh(i, s.shDc, s.shScale, normalize(rel));
 
   // 6. Outputs.
   projected[j] = ProjectedSplat(center, e1 * sqrt(lambda1), sqrt(lambda2), cameraDepthToNdc(camera, t.z),

@@ -7,7 +7,7 @@ struct Splat {
   opacity: f32,      // sigmoid-activated, [0, 1]
   rotation: vec4f,   // unit quaternion (w, x, y, z)
   scale: vec3f,      // per-axis standard deviation, metres
-  pad0: f32,
+  shScale: f32,      // largest |higher-band SH coefficient|: shRest holds snorm8 multiples of it
   shDc: vec3f,       // degree-0 SH coefficient per channel
   pad1: f32,
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { syntheticSplats } from '../../bench/synthetic-splats';
-import { packShRest, packSplats, shRestStride, SPLAT_LAYOUT } from './gpu-layout';
+import { packShRest, packSplats, shRestScale, shRestStride, SPLAT_LAYOUT, unpackShRest } from './gpu-layout';
+import { shRestCount } from './splat-cloud';
 
 describe('packing splats for upload', () => {
   it('packs a slice [from, to) exactly as that part of the whole pack, with and without an upload order', () => {
@@ -19,5 +20,32 @@ describe('packing splats for upload', () => {
     const p = packSplats(cloud, order, 10, 11);
     expect(Array.from(p.subarray(0, 3))).toEqual(Array.from(cloud.positions.subarray(order[10] * 3, order[10] * 3 + 3)));
     expect(p[SPLAT_LAYOUT.opacity / 4]).toBe(cloud.opacities[order[10]]);
+  });
+
+  for (const degree of [1, 2, 3]) it(`stores SH degree ${degree} as snorm8 of the splat's scale: decoded within scale / 254, scale in the record`, () => {
+    const cloud = syntheticSplats(200, degree, 5);
+    const perSplat = shRestCount(degree) * 3;
+    // A splat with no view-dependent colour, and one with a single non-zero coefficient.
+    cloud.shRest.fill(0, 0, perSplat);
+    cloud.shRest.fill(0, perSplat, 2 * perSplat);
+    cloud.shRest[perSplat + perSplat - 1] = -0.75;
+    const words = packShRest(cloud);
+    const records = packSplats(cloud);
+    expect(words.length).toBe(200 * shRestStride(degree));
+    let worst = 0;
+    for (let i = 0; i < cloud.count; i++) {
+      const scale = shRestScale(cloud, i);
+      expect(records[i * 16 + SPLAT_LAYOUT.shScale / 4]).toBe(Math.fround(scale));
+      const back = unpackShRest(words, degree, i, scale);
+      for (let h = 0; h < perSplat; h++) {
+        const err = Math.abs(back[h] - cloud.shRest[i * perSplat + h]);
+        expect(err, `splat ${i} value ${h}`).toBeLessThanOrEqual(scale / 254 + 1e-7);
+        worst = Math.max(worst, err / Math.max(scale, 1e-30));
+      }
+    }
+    expect(Array.from(unpackShRest(words, degree, 0, 0))).toEqual(new Array(perSplat).fill(0));
+    expect(unpackShRest(words, degree, 1, 0.75)[perSplat - 1]).toBeCloseTo(-0.75, 6);
+    // Rounding, not truncation: the worst error is near half a step.
+    expect(worst).toBeGreaterThan(0.3 / 127);
   });
 });

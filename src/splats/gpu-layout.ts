@@ -4,8 +4,8 @@
  *
  * | buffer       | stride           | contents                                                        |
  * |--------------|------------------|-----------------------------------------------------------------|
- * | splats       | 64 B             | `Splat`: position f32×3, opacity, rotation (w,x,y,z), scale f32×3, pad, shDc f32×3, pad |
- * | shRest       | SH_REST_STRIDE×4 | K×3 binary16 values (coefficient-major, channel-minor) packed two per u32, zero-padded |
+ * | splats       | 64 B             | `Splat`: position f32×3, opacity, rotation (w,x,y,z), scale f32×3, SH scale, shDc f32×3, pad |
+ * | shRest       | SH_REST_STRIDE×4 | the K higher-band SH coefficients (rgb) as snorm8 of the splat's SH scale, one word per coefficient (`packShRest`) |
  * | projected    | 32 B             | `ProjectedSplat`: centre px, √λ₁e₁ px, √λ₂ px, NDC depth, colour rg, (b, opacity) as f16 pairs |
  * | depths       | 4 B              | f32 bits of the splat's camera depth (valid where its visibility bit is set) |
  * | visible bits | 1 bit            | visible this frame, whole blocks of 256 (cleared each frame)    |
@@ -14,16 +14,38 @@
  * | sort values  | 4 B              | compacted: their splat indices                                  |
  * | counters     | 32 B per frame   | visible count V, ~bits(min depth), bits(max depth), pad, drawIndirect args (preprocess-pass.ts: FRAME_COUNTERS) |
  */
-import { toHalfBits } from '../gpu/half-float';
 import { shRestCount, type SplatCloud } from './splat-cloud';
 
-export const SPLAT_LAYOUT = { size: 64, position: 0, opacity: 12, rotation: 16, scale: 32, shDc: 48 } as const;
+export const SPLAT_LAYOUT = { size: 64, position: 0, opacity: 12, rotation: 16, scale: 32, shScale: 44, shDc: 48 } as const;
 export const PROJECTED_SPLAT_LAYOUT = { size: 32, centerPx: 0, axisMajor: 8, sigmaMinor: 16, depthNdc: 20, colorRG: 24, colorBO: 28 } as const;
 export const SPLAT_FRAME_LAYOUT = { size: 16, splatCount: 0, keyBits: 4, rangeCount: 8, minAlphaMass: 12 } as const;
 
-/** u32 words of packed binary16 SH per splat for a degree (at least 1 so the binding is never empty). */
+/**
+ * u32 words of packed SH per splat for a degree: one per higher-band coefficient, at most 12 (degree
+ * 3's coefficients 12–14 ride in the spare bytes, see `packShRest`); at least 1 so the binding is
+ * never empty.
+ */
 export function shRestStride(degree: number): number {
-  return Math.max(1, Math.ceil((shRestCount(degree) * 3) / 2));
+  return Math.max(1, Math.min(12, shRestCount(degree)));
+}
+
+/** Largest |coefficient| of splat `i`'s higher SH bands (the snorm8 scale of `packShRest`), 0 without. */
+export function shRestScale(cloud: SplatCloud, i: number): number {
+  const n = shRestCount(cloud.shDegree) * 3;
+  let m = 0;
+  for (let h = i * n; h < (i + 1) * n; h++) m = Math.max(m, Math.abs(cloud.shRest[h]));
+  return m;
+}
+
+/**
+ * Word and byte of value `h` = 3m + channel (coefficient m of the higher bands) in a splat's
+ * packed SH: coefficients 0–11 fill bytes 0–2 of words 0–11 (r, g, b); coefficients 12–14 (degree
+ * 3) fill byte 3 of words 3(m − 12) + channel.
+ */
+function shSlot(h: number): [word: number, byte: number] {
+  const m = Math.floor(h / 3);
+  const ch = h % 3;
+  return m < 12 ? [m, ch] : [3 * (m - 12) + ch, 3];
 }
 
 /**
@@ -40,14 +62,18 @@ export function packSplats(cloud: SplatCloud, order?: Uint32Array, from = 0, to 
     out[o + 3] = cloud.opacities[i];
     out.set(cloud.rotations.subarray(i * 4, i * 4 + 4), o + 4);
     out.set(cloud.scales.subarray(i * 3, i * 3 + 3), o + 8);
+    out[o + SPLAT_LAYOUT.shScale / 4] = shRestScale(cloud, i);
     out.set(cloud.shDc.subarray(i * 3, i * 3 + 3), o + 12);
   }
   return out;
 }
 
 /**
- * Packs the higher-band SH as binary16 pairs, `shRestStride(degree)` words per splat; slot k holds
- * splat `order[k]`; with `from`/`to`, only slots [from, to) (at least one slot's words are returned).
+ * Packs the higher-band SH as snorm8 of the splat's scale s = `shRestScale` (the `Splat` record's
+ * `shScale`): q = round(127 v / s), so the GPU's unpack4x8snorm(q) · s is within s / 254 of v.
+ * `shRestStride(degree)` words per splat, layout of `shSlot`; slot k holds splat `order[k]`; with
+ * `from`/`to`, only slots [from, to) (at least one slot's words are returned). Eight-bit SH halve
+ * the bytes the preprocess reads per SH-3 splat (92 → 48) and its time (bench/RESULTS.md).
  */
 export function packShRest(cloud: SplatCloud, order?: Uint32Array, from = 0, to = cloud.count): Uint32Array<ArrayBuffer> {
   const stride = shRestStride(cloud.shDegree);
@@ -56,10 +82,30 @@ export function packShRest(cloud: SplatCloud, order?: Uint32Array, from = 0, to 
   if (perSplat === 0) return out;
   for (let k = from; k < to; k++) {
     const i = order ? order[k] : k;
+    const scale = shRestScale(cloud, i);
+    if (scale === 0) continue;
     for (let h = 0; h < perSplat; h++) {
-      const bits = toHalfBits(cloud.shRest[i * perSplat + h]);
-      out[(k - from) * stride + (h >> 1)] |= h & 1 ? bits << 16 : bits;
+      const q = Math.round((127 * cloud.shRest[i * perSplat + h]) / scale);
+      const [word, byte] = shSlot(h);
+      out[(k - from) * stride + word] |= (q & 0xff) << (8 * byte);
     }
+  }
+  return out;
+}
+
+/**
+ * The higher-band SH values of packed slot `k` as the GPU decodes them (`preprocess.wgsl:
+ * colorFromSh`): max(q / 127, −1) · scale, K×3 values (coefficient-major, channel-minor). The TS twin
+ * of the decode, for tests.
+ */
+export function unpackShRest(words: Uint32Array, degree: number, k: number, scale: number): Float32Array {
+  const perSplat = shRestCount(degree) * 3;
+  const stride = shRestStride(degree);
+  const out = new Float32Array(perSplat);
+  for (let h = 0; h < perSplat; h++) {
+    const [word, byte] = shSlot(h);
+    const q = ((words[k * stride + word] >>> (8 * byte)) << 24) >> 24;
+    out[h] = Math.max(q / 127, -1) * scale;
   }
   return out;
 }
