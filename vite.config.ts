@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { defineConfig } from 'vitest/config';
 import { playwright } from '@vitest/browser-playwright';
-import { CHROMIUM_PATH, SWIFTSHADER_FLAGS } from './test/chromium-flags.ts';
+import { CHROMIUM_PATH, SWIFTSHADER_FLAGS } from './src/tools/chromium-flags.ts';
 
 /** Shared test data lives beside the repository (`../shared/data`), never copied into it. */
 export const SHARED_DATA = resolve(import.meta.dirname, process.env.CURBSIDE_SHARED_DATA ?? '../shared/data');

@@ -6,7 +6,7 @@
  *
  * Browser-safe imports only: the scenarios come from the Node side (read from the suite file there).
  */
-import type { Scenario } from '../src/bench/scenario';
+import type { Scenario } from '../src/sim/scenario';
 import { pedestrianObstacles } from '../src/bench/scenario-world';
 import { acquireDevice, describeAdapter } from '../src/gpu/device';
 import { GpuPedestrianBatch } from '../src/crowd/gpu-pedestrian-batch';

@@ -13,11 +13,11 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { Command } from 'commander';
-import { parseScenarios, type Scenario } from '../src/bench/scenario';
-import { runCli, withHarness, type Harness } from '../src/cli/browser-harness';
+import { parseScenarios, type Scenario } from '../src/sim/scenario';
+import { runCli, withHarness, type Harness } from '../src/tools/browser-harness';
 import type { CrowdBenchResult } from './crowd.headless-api';
 import type { PedestrianBatchBenchRequest, PedestrianBatchBenchResult } from './crowd-batch.headless-api';
-import { machineLine, markdownTable, RESULTS_PATH, writeResultsSection } from './results-file';
+import { machineLine, markdownTable, RESULTS_PATH, writeResultsSection } from '../src/cli/results-file';
 
 const TABLES = ['orca', 'batch'] as const;
 type Table = (typeof TABLES)[number];

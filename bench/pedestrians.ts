@@ -8,8 +8,8 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { Command } from 'commander';
-import { runCli, withHarness } from '../src/cli/browser-harness';
-import { machineLine, markdownTable, writeResultsSection } from './results-file';
+import { runCli, withHarness } from '../src/tools/browser-harness';
+import { machineLine, markdownTable, writeResultsSection } from '../src/cli/results-file';
 
 const program = new Command('bench:pedestrians')
   .description('Pedestrian frame time vs pedestrian count, with motion, skinning and draw times.')

@@ -12,11 +12,11 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { Command } from 'commander';
 import { PNG } from 'pngjs';
-import { CliError, runCli, withHarness } from '../src/cli/browser-harness';
+import { CliError, runCli, withHarness } from '../src/tools/browser-harness';
 import { finiteNumber, nonNegative, numberBetween, positiveInt } from '../src/cli/parse';
 import { serveCapture } from '../src/cli/sog-parts';
 import type { PeerBenchResult, PeerView } from './peers.headless-api';
-import { machineLine, markdownTable, writeResultsSection } from './results-file';
+import { machineLine, markdownTable, writeResultsSection } from '../src/cli/results-file';
 
 const SHARED = resolve(import.meta.dirname, '..', process.env.CURBSIDE_SHARED_DATA ?? '../shared/data');
 

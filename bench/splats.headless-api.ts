@@ -9,7 +9,7 @@ import { GpuProfiler } from '../src/gpu/profiler';
 import { OffscreenTarget, OFFSCREEN_COLOR_FORMAT, OFFSCREEN_DEPTH_FORMAT } from '../src/splats/offscreen';
 import { SplatRenderer } from '../src/splats/splat-renderer';
 import { SplatSceneBuffers } from '../src/splats/splat-scene-buffers';
-import { syntheticCamera, syntheticSplats } from './synthetic-splats';
+import { syntheticCamera, syntheticSplats } from '../src/splats/synthetic-splats';
 
 export interface SplatBenchRequest {
   counts: number[];

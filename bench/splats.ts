@@ -4,8 +4,8 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { Command } from 'commander';
-import { runCli, withHarness } from '../src/cli/browser-harness';
-import { machineLine, markdownTable, writeResultsSection } from './results-file';
+import { runCli, withHarness } from '../src/tools/browser-harness';
+import { machineLine, markdownTable, writeResultsSection } from '../src/cli/results-file';
 
 const list = (v: string) => v.split(',').map((s) => s.trim()).filter(Boolean);
 

@@ -1,11 +1,11 @@
 /**
  * Node-side harness for the demo page's end-to-end tests and screenshot scripts: starts Vite on
  * 127.0.0.1 (random port, the project's config), launches /usr/bin/chromium with the SwiftShader
- * flags (test/chromium-flags.ts) through playwright-core, and opens `index.html` with query options.
+ * flags (src/tools/chromium-flags.ts) through playwright-core, and opens `index.html` with query options.
  */
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { startViteServer } from '../src/cli/browser-harness';
-import { CHROMIUM_PATH, HARDWARE_GPU_FLAGS, SWIFTSHADER_FLAGS } from './chromium-flags';
+import { startViteServer } from '../src/tools/browser-harness';
+import { CHROMIUM_PATH, HARDWARE_GPU_FLAGS, SWIFTSHADER_FLAGS } from '../src/tools/chromium-flags';
 
 /** A running demo server and browser. */
 export interface DemoHarness {

@@ -4,7 +4,7 @@
  * manifest first and the model later). Parsing only; errors name the file (`file: field: problem`).
  * No DOM, no GPU (the model itself is loaded and checked against its manifest by the app shell).
  */
-import { parseScenarios, type Scenario } from '../bench/scenario';
+import { parseScenarios, type Scenario } from '../sim/scenario';
 import { parsePolicyManifest, type PolicyManifest } from '../policy/manifest';
 import { loadGltfSplats, loadSplatFile, sniffSplatFormat } from '../splats/formats';
 import type { SplatCloud } from '../splats/splat-cloud';

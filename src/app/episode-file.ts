@@ -8,7 +8,7 @@
  */
 import { deflateSync, inflateSync, strFromU8, strToU8 } from 'fflate';
 import { z } from 'zod';
-import { ScenarioSchema, type Scenario } from '../bench/scenario';
+import { ScenarioSchema, type Scenario } from '../sim/scenario';
 import type { VelocityCommand } from '../robot/unicycle';
 import { UserError } from '../core/user-error';
 

@@ -8,9 +8,10 @@
  * `runEpisode` (tested).
  */
 import type { Vec2 } from '../core/geometry2d';
-import { CROWD_DT, EpisodeRun, type EpisodePolicy, type Observation } from '../bench/episode';
+import { CROWD_DT, EpisodeRun } from '../bench/episode';
+import type { EpisodePolicy, Observation } from '../sim/episode-contracts';
 import type { EpisodeRecord } from '../bench/episode-record';
-import type { Scenario } from '../bench/scenario';
+import type { Scenario } from '../sim/scenario';
 import { pedestrianObstacles, scenarioWorld, type ScenarioWorld } from '../bench/scenario-world';
 import { ScenarioPedestrians } from '../crowd/scenario-pedestrians';
 import type { FailureEvent } from '../robot/failure-monitor';

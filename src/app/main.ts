@@ -12,7 +12,7 @@
  * `seed`, `policy`, `camera`, `bodies` (0/1), `hour`. The hash `#episode=…` replays a recording.
  */
 import { GpuUnavailableError, acquireDevice, describeAdapter } from '../gpu/device';
-import type { Scenario } from '../bench/scenario';
+import type { Scenario } from '../sim/scenario';
 import { CAMERA_MODES, clampOrbit, defaultOrbit, type CameraMode, type OrbitControl } from './cameras';
 import { CanvasRecorder, canvasPng, download } from './capture';
 import { DemoRenderer } from './demo-renderer';
@@ -22,7 +22,7 @@ import type { SplatCloud } from '../splats/splat-cloud';
 import { episodeActions, episodeFromHash, episodeToHash, type EpisodeFile } from './episode-file';
 import { drawMinimap, hudText, type HudStats } from './hud';
 import { timeOfDayLighting } from './lighting';
-import type { EpisodePolicy } from '../bench/episode';
+import type { EpisodePolicy } from '../sim/episode-contracts';
 import type { OnnxPolicy } from '../policy/onnx-policy';
 import type { PolicyManifest } from '../policy/manifest';
 import { CameraPolicy, EXAMPLE_ONNX_URLS, loadOnnxFromBytes, loadOnnxFromUrls } from './onnx-driver';

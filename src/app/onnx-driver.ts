@@ -10,13 +10,13 @@
  * the frame runJob renders after the previous step. Image-goal models get a goal image rendered
  * once per episode from the goal, looking along the route's last segment (no pedestrians).
  */
-import type { EpisodePolicy, Observation } from '../bench/episode';
+import type { EpisodePolicy, Observation } from '../sim/episode-contracts';
 import { CAMERA_OVERSAMPLE, CAMERA_VIEW_DISTANCE } from '../bench/headless-api';
 import { singleEnvironmentPolicy } from '../policy/episode-adapter';
 import { fetchPolicyFiles } from '../policy/load-policy';
 import { parsePolicyManifest, type PolicyManifest } from '../policy/manifest';
 import { OnnxPolicy } from '../policy/onnx-policy';
-import { RobotCamera, type PedestrianView } from '../robot/robot-camera';
+import { RobotCamera, type PedestrianView } from '../sensors/robot-camera';
 import { DELIVERY_ROBOT } from '../robot/robot-spec';
 import type { VelocityCommand } from '../robot/unicycle';
 import type { LiveEpisode } from './live-episode';

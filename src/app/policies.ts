@@ -3,7 +3,7 @@
  * privileged expert, and replay of a recorded action log. No DOM: teleop reads a {@link TeleopKeys}
  * object that the app shell fills from keyboard events.
  */
-import type { EpisodePolicy, Observation } from '../bench/episode';
+import type { EpisodePolicy, Observation } from '../sim/episode-contracts';
 import { ExpertPolicy } from '../policy/expert-policy';
 import { DELIVERY_ROBOT, type RobotSpec } from '../robot/robot-spec';
 import type { VelocityCommand } from '../robot/unicycle';

@@ -7,7 +7,7 @@
  */
 import type { Vec2 } from '../core/geometry2d';
 import { createRng } from '../core/random';
-import { parseScenarios, type PedestrianSpec, type Scenario } from '../bench/scenario';
+import { parseScenarios, type PedestrianSpec, type Scenario } from '../sim/scenario';
 import { suiteWorld } from '../bench/suites';
 import { defaultWorldCamera } from '../world/bake/default-camera';
 import type { World } from '../world/world';

@@ -8,8 +8,8 @@
  * instead of making it jump). Determinism does not depend on pacing: the episode is a function of
  * the scenario, seed and action log only.
  */
-import type { EpisodePolicy } from '../bench/episode';
-import type { Scenario } from '../bench/scenario';
+import type { EpisodePolicy } from '../sim/episode-contracts';
+import type { Scenario } from '../sim/scenario';
 import type { Vec2 } from '../core/geometry2d';
 import { groundHeight } from '../world/queries';
 import { renderWorldMap, worldToPixel, type MapImage } from '../world/map-render';

@@ -2,7 +2,7 @@
  * The demo's control panel: builds the DOM controls once and exposes them to main.ts. DOM only;
  * no simulation or GPU code.
  */
-import { BEHAVIOURS } from '../bench/scenario';
+import { BEHAVIOURS } from '../sim/scenario';
 import { CAMERA_MODES } from './cameras';
 import { POLICY_KINDS, POLICY_LABELS } from './policies';
 import { SUITE_NAMES } from './scenarios';

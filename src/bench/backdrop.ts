@@ -9,7 +9,7 @@ import type { Vec2 } from '../core/geometry2d';
 import { intersection, ringToMulti } from '../world/clipping';
 import type { EpisodeRecord } from './episode-record';
 import type { EpisodeBackdrop } from './report-html';
-import type { Scenario } from './scenario';
+import type { Scenario } from '../sim/scenario';
 import { scenarioWorld, type ScenarioWorld } from './scenario-world';
 
 /** Margin around the route and trajectory, metres. */

@@ -8,7 +8,7 @@ import { DELIVERY_ROBOT } from '../robot/robot-spec';
 import { CORRIDOR_HALF_WIDTH, blockedEdges, checkSinglePath, corridorClearance, routeNodes } from './blockers';
 import { episodeBackdrop } from './backdrop';
 import { runEpisode } from './episode';
-import { parseScenarios, ScenarioError, type Scenario } from './scenario';
+import { parseScenarios, ScenarioError, type Scenario } from '../sim/scenario';
 import { pedestrianObstacles, scenarioWorld } from './scenario-world';
 import { suiteWorld } from './suites';
 

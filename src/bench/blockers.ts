@@ -26,7 +26,7 @@ import { boxOf, pointInRing, pointSegmentDistance, segmentsIntersect, type Ring,
 import { arcLengths, sampleAt } from '../world/polyline';
 import { isWalkable } from '../world/queries';
 import type { World } from '../world/world';
-import type { Blocker } from './scenario';
+import type { Blocker } from '../sim/scenario';
 
 /** Fence thickness (along the blocked line), metres. */
 export const FENCE_THICKNESS = 0.15;

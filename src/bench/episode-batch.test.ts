@@ -9,7 +9,7 @@ import { runEpisode } from './episode';
 import { perSlotPolicy, runEpisodeBatch, type BatchEpisodePolicy } from './episode-batch';
 import type { EpisodeRecord } from './episode-record';
 import { planJobs, type BenchJob } from './plan';
-import { parseScenarios } from './scenario';
+import { parseScenarios } from '../sim/scenario';
 import { scenarioWorld, type ScenarioWorld } from './scenario-world';
 
 const smoke = parseScenarios('smoke.json', readFileSync(resolve(import.meta.dirname, '../../scenes/suites/smoke.json'), 'utf8'));

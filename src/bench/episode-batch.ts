@@ -13,9 +13,10 @@ import type { Ring } from '../core/geometry2d';
 import type { PedestrianBatch, PedestrianSlotView } from '../crowd/pedestrian-batch';
 import type { RobotSpec } from '../robot/robot-spec';
 import type { RobotState, VelocityCommand } from '../robot/unicycle';
-import { EpisodeRun, type EpisodeEnvironment, type EpisodePolicy, type Observation } from './episode';
+import { EpisodeRun, type EpisodeEnvironment } from './episode';
+import type { EpisodePolicy, Observation } from '../sim/episode-contracts';
 import type { EpisodeRecord } from './episode-record';
-import type { Scenario } from './scenario';
+import type { Scenario } from '../sim/scenario';
 
 /** One episode to run: a scenario, its run index and its episode seed. */
 export interface EpisodeJob {

@@ -4,8 +4,9 @@ import { ExpertPolicy } from '../policy/expert-policy';
 import type { PedestrianDisc } from '../robot/failure-monitor';
 import { DELIVERY_ROBOT } from '../robot/robot-spec';
 import type { VelocityCommand } from '../robot/unicycle';
-import { runEpisode, type EpisodePolicy, type PedestrianSim } from './episode';
-import { ScenarioSchema, type Scenario } from './scenario';
+import { runEpisode } from './episode';
+import type { EpisodePolicy, PedestrianSim, PedestrianGesture } from '../sim/episode-contracts';
+import { ScenarioSchema, type Scenario } from '../sim/scenario';
 
 /** A straight sidewalk 40 m long, 3 m wide, along +x, with optional posts. */
 function sidewalk(obstacles: Ring[] = []) {
@@ -22,7 +23,7 @@ class Standing implements PedestrianSim {
   velocities(): Vec2[] {
     return this.at.map(() => [0, 0]);
   }
-  gestures(): ('none' | 'stop' | 'talk')[] {
+  gestures(): PedestrianGesture[] {
     return this.at.map(() => 'none');
   }
 }

@@ -5,56 +5,15 @@
  * at every sub-step. Pure TypeScript; the world, crowd, policy and optional renderer are injected,
  * so the same loop runs the expert on the CPU and an ONNX policy on GPU frames.
  */
-import type { Ring, Vec2 } from '../core/geometry2d';
+import type { Vec2 } from '../core/geometry2d';
 import { FailureMonitor, type FailureEvent, type FailureWorld, type PedestrianDisc } from '../robot/failure-monitor';
 import type { RobotSpec } from '../robot/robot-spec';
 import { RouteTracker } from '../robot/route-tracker';
 import { stepUnicycle, worldToRobot, type RobotState, type VelocityCommand } from '../robot/unicycle';
 import { averageVelocity, pathIrregularity, pathLength, socialMetrics, type PedestrianTrack, type Trajectory } from './metrics';
 import type { EpisodeRecord } from './episode-record';
-import type { Scenario } from './scenario';
-
-/** The pedestrians of an episode, stepped by the episode loop. */
-export interface PedestrianSim {
-  /** Advances every pedestrian by `dt` seconds; `robot` drives event triggers and is an obstacle to them. */
-  step(dt: number, robot: RobotState): void;
-  /** Current collision cylinders (centre, radius 0.3 m in SidewalkBench), world frame. */
-  discs(): PedestrianDisc[];
-  /** Current velocities, m/s, same order as `discs`. */
-  velocities(): Vec2[];
-  /** Current gesture of each pedestrian (`stop` is the Gesturing behaviour's raised hand). */
-  gestures(): ('none' | 'stop' | 'talk')[];
-}
-
-/** What a policy sees each control step. Privileged fields are for the expert only. */
-export interface Observation {
-  /** Episode time, s. */
-  time: number;
-  state: Readonly<RobotState>;
-  /** Goal in the robot frame (x forward, y left), metres. */
-  goalRobot: Vec2;
-  /** Privileged: the reference route (world frame) and the robot's progress along it, metres. */
-  route: RouteTracker;
-  /** Privileged: pedestrians now. */
-  pedestrians: PedestrianDisc[];
-  pedestrianVelocities: Vec2[];
-  pedestrianGestures: ('none' | 'stop' | 'talk')[];
-  /** Privileged: the world's static obstacles (CCW polygons). */
-  obstacles: Ring[];
-  /** Privileged: boundary segments of the walkable area (empty when unknown). */
-  walkableEdges: [Vec2, Vec2][];
-}
-
-/** A policy as the episode loop drives it. */
-export interface EpisodePolicy {
-  readonly name: string;
-  /** Control rate, Hz. */
-  readonly rateHz: number;
-  /** Called once per episode with the episode seed (diffusion noise, internal state). */
-  reset(seed: number): Promise<void>;
-  /** The command for this control step. Must not run two calls at once. */
-  act(obs: Observation): Promise<VelocityCommand>;
-}
+import type { Scenario } from '../sim/scenario';
+import type { EpisodePolicy, Observation, PedestrianSim } from '../sim/episode-contracts';
 
 export interface EpisodeEnvironment {
   world: FailureWorld & { walkableEdges?: [Vec2, Vec2][] };

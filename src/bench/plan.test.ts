@@ -7,7 +7,7 @@ import { DELIVERY_ROBOT } from '../robot/robot-spec';
 import { runEpisode } from './episode';
 import { episodeKey, type EpisodeRecord } from './episode-record';
 import { planJobs, type BenchJob } from './plan';
-import { parseScenarios } from './scenario';
+import { parseScenarios } from '../sim/scenario';
 import { scenarioWorld } from './scenario-world';
 
 const smoke = parseScenarios('smoke.json', readFileSync(resolve(import.meta.dirname, '../../scenes/suites/smoke.json'), 'utf8'));

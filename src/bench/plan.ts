@@ -5,7 +5,7 @@
  */
 import { deriveSeed } from '../core/random';
 import { episodeKey, policyName } from './episode-record';
-import type { Scenario } from './scenario';
+import type { Scenario } from '../sim/scenario';
 
 /** One episode to run: a scenario, its run index and seed, and the `--policy` value. */
 export interface BenchJob {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { summarise, formatStat } from './aggregate';
 import { appendResult, mergeResults, parseShard, readResults, shardFromEnvironment, type EpisodeRecord } from './results-log';
-import { parseScenarios } from './scenario';
+import { parseScenarios } from '../sim/scenario';
 
 function record(over: Partial<EpisodeRecord>): EpisodeRecord {
   return {

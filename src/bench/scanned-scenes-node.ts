@@ -9,7 +9,7 @@ import { loadSplatFile } from '../splats/formats';
 import type { SplatCloud } from '../splats/splat-cloud';
 import { parseSceneFile } from '../world/bake/scene-file';
 import type { ScannedScene } from './scanned-suites';
-import type { Scenario } from './scenario';
+import type { Scenario } from '../sim/scenario';
 import { loadScenarioWorld, sceneCapturePath, type ScenarioWorld } from './scenario-world';
 
 /** The repository root. */

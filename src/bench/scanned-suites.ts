@@ -20,7 +20,7 @@ import { sceneWorld, type SceneFile } from '../world/bake/scene-file';
 import { densify } from '../world/polyline';
 import { isWalkable } from '../world/queries';
 import type { World } from '../world/world';
-import type { Scenario } from './scenario';
+import type { Scenario } from '../sim/scenario';
 
 /** An annotated scanned scene: its repository-relative path (the scenarios' `world.path`) and parsed file. */
 export interface ScannedScene {

@@ -7,7 +7,7 @@ import { ExpertPolicy } from '../policy/expert-policy';
 import { DELIVERY_ROBOT } from '../robot/robot-spec';
 import { isWalkable } from '../world/queries';
 import { runEpisode } from './episode';
-import { parseScenarios, type Scenario } from './scenario';
+import { parseScenarios, type Scenario } from '../sim/scenario';
 import { concatClouds, FENCE_COLORS, scenarioBackground } from './scenario-background';
 import { loadScenarioWorldNode, readCapture, readRepoText } from './scanned-scenes-node';
 import { registerScene, scenarioWorld, sceneCapturePath } from './scenario-world';

@@ -14,7 +14,7 @@ import { sceneTransform, transformSplatCloud } from '../world/bake/scene-file';
 import { SplatBuilder } from '../world/bake/splat-builder';
 import { groundHeight } from '../world/queries';
 import type { World } from '../world/world';
-import type { Blocker, Scenario } from './scenario';
+import type { Blocker, Scenario } from '../sim/scenario';
 import type { ScenarioWorld } from './scenario-world';
 
 /** Fence colours: safety orange and white bands, 0.2 m high. */

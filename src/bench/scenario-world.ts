@@ -16,7 +16,7 @@ import type { FailureWorld } from '../robot/failure-monitor';
 import { parseSceneFile, sceneWorld, type SceneFile } from '../world/bake/scene-file';
 import { isWalkable } from '../world/queries';
 import type { World } from '../world/world';
-import type { Scenario } from './scenario';
+import type { Scenario } from '../sim/scenario';
 import { suiteWorld } from './suites';
 import fruitDrops from '../../scenes/fruit-drops.json';
 

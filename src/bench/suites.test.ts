@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isWalkable } from '../world/queries';
-import { parseScenarios, type Scenario } from './scenario';
+import { parseScenarios, type Scenario } from '../sim/scenario';
 import { loadScenarioWorldNode, readScannedScenes } from './scanned-scenes-node';
 import { smokeSuite } from './suites';
 

@@ -24,7 +24,7 @@ import { findRoute, sampleRoute, type SampledRoute } from '../world/routes';
 import { generateWorld, type World } from '../world/world';
 import { blockAlternatives } from './blockers';
 import { SCANNED_KINDS, scannedUnitScenarios, type ScannedKind, type ScannedScene } from './scanned-suites';
-import type { Behaviour, PedestrianSpec, Scenario } from './scenario';
+import type { Behaviour, PedestrianSpec, Scenario } from '../sim/scenario';
 
 export const SUITE_SEED = 20261129;
 export const WORLD_SEEDS = [1, 2, 3, 4, 5, 6, 7, 8];

@@ -10,7 +10,7 @@ import { closeSync, openSync, writeSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { Command } from 'commander';
-import { CliError, runCli } from './browser-harness';
+import { CliError, runCli } from '../tools/browser-harness';
 import { positiveInt } from './parse';
 import { createRng, deriveSeed } from '../core/random';
 import { assembleChunks, bakeChunk, chunkGrid } from '../world/bake/chunks';

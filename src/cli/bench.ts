@@ -20,13 +20,13 @@ import { buildReport } from '../bench/report-html';
 import { episodeBackdrop } from '../bench/backdrop';
 import { appendResult, episodeKey, parseShard, readResults, shardFromEnvironment, type EpisodeRecord } from '../bench/results-log';
 import { planJobs } from '../bench/plan';
-import { parseScenarios, type Scenario } from '../bench/scenario';
+import { parseScenarios, type Scenario } from '../sim/scenario';
 import type { BenchRequest } from '../bench/headless-api';
 import { parsePolicyManifest, type PolicyManifest } from '../policy/manifest';
 import { parseRelayPolicy, RemotePolicyServer } from '../policy/remote-server';
 import { parseSceneFile, SceneFileError } from '../world/bake/scene-file';
 import { sceneCapturePath } from '../bench/scenario-world';
-import { CliError, runCli, withHarness } from './browser-harness';
+import { CliError, runCli, withHarness } from '../tools/browser-harness';
 import { positiveInt } from './parse';
 
 const ROOT = resolve(import.meta.dirname, '../..');

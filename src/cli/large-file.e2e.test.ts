@@ -9,7 +9,7 @@ import { closeSync, mkdtempSync, openSync, rmSync, statSync, writeSync } from 'n
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { syntheticSplats } from '../../bench/synthetic-splats';
+import { syntheticSplats } from '../splats/synthetic-splats';
 import { writePly } from '../splats/formats/ply-writer';
 
 const ROOT = resolve(import.meta.dirname, '../..');

@@ -12,13 +12,13 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { Command } from 'commander';
-import { CliError, runCli, withHarness } from './browser-harness';
+import { CliError, runCli, withHarness } from '../tools/browser-harness';
 import { finiteNumber, nonNegative, numberBetween, parseVec3, positiveInt } from './parse';
 import { serveCapture } from './sog-parts';
 import type { SceneProfileRow } from '../../bench/profile-scene.headless-api';
 import type { ProfileConfig, } from '../../bench/profile.headless-api';
-import { profileHtml } from '../../bench/profile-html';
-import { machineLine, markdownTable } from '../../bench/results-file';
+import { profileHtml } from './profile-html';
+import { machineLine, markdownTable } from './results-file';
 
 const list = (v: string) => v.split(',').map((s) => s.trim()).filter(Boolean);
 const ints = (flag: string, v: string) => {

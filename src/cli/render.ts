@@ -9,10 +9,10 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { Command } from 'commander';
 import { PNG } from 'pngjs';
-import { CliError, runCli, withHarness } from './browser-harness';
+import { CliError, runCli, withHarness } from '../tools/browser-harness';
 import { serveCapture } from './sog-parts';
 import { nonNegative, numberBetween, parseVec3, positiveInt } from './parse';
-import { renderWorldCli, type WorldCliOptions } from '../world/bake/render-cli';
+import { renderWorldCli, type WorldCliOptions } from './render-world';
 
 const program = new Command('render')
   .description('Render one frame of a Gaussian-splat capture (.ply, compressed .ply, .splat, .spz, glTF .glb / .gltf with KHR_gaussian_splatting, SOG .sog / meta.json / folder of SOG tiles) to a PNG.')

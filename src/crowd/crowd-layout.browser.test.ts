@@ -3,7 +3,7 @@
  * shaders/crowd/crowd-types.wgsl, reflected with webgpu-utils (browser project: it needs
  * Float16Array), and the host constants mirrored by WGSL consts.
  */
-import { makeShaderDataDefinitions } from 'webgpu-utils';
+import { expectWgslLayout } from '../gpu/wgsl-layout-check';
 import { describe, expect, it } from 'vitest';
 import crowdTypesWgsl from '../../shaders/crowd/crowd-types.wgsl?raw';
 import linearProgramWgsl from '../../shaders/crowd/linear-program.wgsl?raw';
@@ -15,16 +15,7 @@ import {
 } from './gpu-layout';
 import behavioursWgsl from '../../shaders/crowd/behaviours.wgsl?raw';
 
-function expectLayout(struct: string, layout: Record<string, number>, wgsl = crowdTypesWgsl) {
-  const defs = makeShaderDataDefinitions(wgsl).structs[struct];
-  expect(defs, `struct ${struct} not found`).toBeDefined();
-  expect(defs.size, `${struct} size`).toBe(layout.size);
-  for (const [field, offset] of Object.entries(layout)) {
-    if (field !== 'size') expect(defs.fields[field]?.offset, `${struct}.${field} offset`).toBe(offset);
-  }
-  const wgslFields = Object.keys(defs.fields).filter((f) => !f.startsWith('pad'));
-  expect(wgslFields.sort(), `${struct} fields`).toEqual(Object.keys(layout).filter((f) => f !== 'size').sort());
-}
+const expectLayout = (struct: string, layout: Readonly<Record<string, number>>, wgsl = crowdTypesWgsl) => expectWgslLayout(wgsl, struct, layout);
 
 describe('crowd WGSL struct layouts', () => {
   it('AgentParams', () => expectLayout('AgentParams', AGENT_PARAMS_LAYOUT));

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import reactiveSuite from '../../scenes/suites/reactive.json?raw';
 import { withDevice } from '../../test/gpu-fixture';
 import type { Ring, Vec2 } from '../core/geometry2d';
-import { parseScenarios, type PedestrianSpec } from '../bench/scenario';
+import { parseScenarios, type PedestrianSpec } from '../sim/scenario';
 import type { RobotState } from '../robot/unicycle';
 import { GpuPedestrianBatch } from './gpu-pedestrian-batch';
 import { CpuPedestrianBatch, type PedestrianBatch } from './pedestrian-batch';

@@ -37,7 +37,7 @@ import behavioursWgsl from '../../shaders/crowd/behaviours.wgsl?raw';
 import crowdTypesWgsl from '../../shaders/crowd/crowd-types.wgsl?raw';
 import pedestrianTypesWgsl from '../../shaders/crowd/pedestrian-types.wgsl?raw';
 import type { Ring, Vec2 } from '../core/geometry2d';
-import type { PedestrianSpec } from '../bench/scenario';
+import type { PedestrianSpec } from '../sim/scenario';
 import type { PedestrianDisc } from '../robot/failure-monitor';
 import type { RobotState } from '../robot/unicycle';
 import { dispatchSize1d } from '../gpu/dispatch';

@@ -8,7 +8,7 @@
  * one {@link ScenarioPedestrians} per slot, float64) and the GPU crowd (WGSL, float32).
  */
 import type { Ring, Vec2 } from '../core/geometry2d';
-import type { PedestrianSpec } from '../bench/scenario';
+import type { PedestrianSpec } from '../sim/scenario';
 import type { PedestrianDisc } from '../robot/failure-monitor';
 import type { RobotState } from '../robot/unicycle';
 import { ScenarioPedestrians, type AnimationState } from './scenario-pedestrians';

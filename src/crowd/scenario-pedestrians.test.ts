@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PedestrianSpecSchema, type PedestrianSpec } from '../bench/scenario';
+import { PedestrianSpecSchema, type PedestrianSpec } from '../sim/scenario';
 import type { RobotState } from '../robot/unicycle';
 import { ScenarioPedestrians } from './scenario-pedestrians';
 

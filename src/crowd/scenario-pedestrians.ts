@@ -29,8 +29,8 @@
  */
 import type { Vec2 as Tuple } from '../core/geometry2d';
 import { createRng } from '../core/random';
-import type { PedestrianSpec } from '../bench/scenario';
-import type { PedestrianSim } from '../bench/episode';
+import type { PedestrianSpec } from '../sim/scenario';
+import type { PedestrianSim, PedestrianGesture } from '../sim/episode-contracts';
 import type { PedestrianDisc } from '../robot/failure-monitor';
 import type { RobotState } from '../robot/unicycle';
 import { buildObstacleVertices, obstacleNeighbors, type ObstacleVertex } from './obstacles';
@@ -49,7 +49,7 @@ export interface AnimationState {
   walkSpeed: number;
   /** Facing, radians from +x. */
   heading: number;
-  gesture: 'none' | 'stop' | 'talk';
+  gesture: PedestrianGesture;
   idle: boolean;
 }
 

@@ -8,7 +8,6 @@ import { describe, expect, it } from 'vitest';
 import { withDevice } from '../../test/gpu-fixture';
 import { cameraModel, type CameraModel, type PinholeCamera } from '../gpu/camera';
 import { readTexture } from '../gpu/readback';
-import { DEFAULT_CAMERA_MOUNT } from '../policy/manifest';
 import { OffscreenTarget, OFFSCREEN_COLOR_FORMAT, OFFSCREEN_DEPTH_FORMAT } from '../splats/offscreen';
 import { allocateSplatCloud, SH_C0 } from '../splats/splat-cloud';
 import { SplatRenderer } from '../splats/splat-renderer';
@@ -92,13 +91,13 @@ describe('PedestrianPass', () => {
   });
 
   it('robot eye (0.5 m high, the policy camera FOV): head to feet inside the image at 2 m and 20 m', async () => {
-    // DEFAULT_CAMERA_MOUNT's 60° vertical FOV, pitched up 6°: level, a 1.8 m person at 2 m spans
+    // the robot camera's default 60° vertical FOV (policy/manifest.ts), pitched up 6°: level, a 1.8 m person at 2 m spans
     // −14° … +33°, beyond the ±30° half-FOV (2·atan(1.3/2) = 66° would be needed level).
     const pitch = (6 * Math.PI) / 180;
     for (const distance of [2, 20]) {
       const camera: PinholeCamera = {
         eye: [0, 0, 0.5], target: [1, 0, 0.5 + Math.tan(pitch)], up: [0, 0, 1],
-        fovYDeg: DEFAULT_CAMERA_MOUNT.fovYDeg, width: 160, height: 120, near: 0.05, far: 200,
+        fovYDeg: 60, width: 160, height: 120, near: 0.05, far: 200,
       };
       const cam = cameraModel(camera);
       const placement: PedestrianPlacement = { position: [distance, 0, 0], yaw: Math.PI };

@@ -14,7 +14,7 @@
  * Deterministic: ties go to the right-hand side.
  */
 import { closestOnSegment, ringIntersectsCircle, segmentsIntersect, type Vec2 } from '../core/geometry2d';
-import type { Observation } from '../bench/episode';
+import type { Observation } from '../sim/episode-contracts';
 import type { RobotSpec } from '../robot/robot-spec';
 import { footprintCorners, type RobotState, type VelocityCommand } from '../robot/unicycle';
 

@@ -24,7 +24,7 @@
  * within `kerbHorizon` (turning in place sweeps the half-diagonal) loses its turn, or stops.
  */
 import { closestOnSegment, type Ring, type Vec2 } from '../core/geometry2d';
-import type { EpisodePolicy, Observation } from '../bench/episode';
+import type { EpisodePolicy, Observation } from '../sim/episode-contracts';
 import { computeNewVelocity, type OrcaNeighbor } from '../crowd/orca';
 import { buildObstacleVertices, obstacleNeighbors, type ObstacleVertex } from '../crowd/obstacles';
 import type { RobotSpec } from '../robot/robot-spec';

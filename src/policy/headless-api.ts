@@ -1,6 +1,6 @@
 /**
  * Headless-page functions of the policy module (collected into `window.curbsideHeadless` by
- * src/cli/headless-entry.ts): plain JSON in, plain JSON out. onnxruntime-web is imported lazily so
+ * src/tools/headless-entry.ts): plain JSON in, plain JSON out. onnxruntime-web is imported lazily so
  * other commands' pages do not load it.
  */
 import { describeAdapter, withAcquiredDevice } from '../gpu/device';

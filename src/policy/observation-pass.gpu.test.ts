@@ -3,7 +3,7 @@
  * of several sizes (stretch and centre crop), the ring of past frames and the chronological
  * context assembly over several steps, with one environment reset mid-way.
  */
-import { makeShaderDataDefinitions } from 'webgpu-utils';
+import { expectWgslLayout } from '../gpu/wgsl-layout-check';
 import { describe, expect, it } from 'vitest';
 import { withDevice } from '../../test/gpu-fixture';
 import observationWgsl from '../../shaders/policy/observation.wgsl?raw';
@@ -42,13 +42,7 @@ function expectClose(what: string, got: Float32Array, want: Float32Array, tol: n
 }
 
 describe('ObservationPass', () => {
-  it('ObservationParams matches OBSERVATION_PARAMS_LAYOUT', () => {
-    const defs = makeShaderDataDefinitions(observationWgsl).structs.ObservationParams;
-    expect(defs.size).toBe(OBSERVATION_PARAMS_LAYOUT.size);
-    for (const [field, offset] of Object.entries(OBSERVATION_PARAMS_LAYOUT)) {
-      if (field !== 'size') expect(defs.fields[field]?.offset, field).toBe(offset);
-    }
-  });
+  it('ObservationParams matches OBSERVATION_PARAMS_LAYOUT', () => expectWgslLayout(observationWgsl, 'ObservationParams', OBSERVATION_PARAMS_LAYOUT));
 
   const cases: { name: string; config: ObservationConfig; sizes: [number, number][] }[] = [
     {

@@ -6,7 +6,7 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { withDevice } from '../../test/gpu-fixture';
-import type { EpisodePolicy } from '../bench/episode';
+import type { EpisodePolicy } from '../sim/episode-contracts';
 import { DELIVERY_ROBOT } from '../robot/robot-spec';
 import { singleEnvironmentPolicy } from './episode-adapter';
 import { DiffusionNoise } from './diffusion-noise';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { syntheticSplats } from '../../bench/synthetic-splats';
+import { syntheticSplats } from './synthetic-splats';
 import { packShRest, packSplats, shRestScale, shRestStride, SPLAT_LAYOUT, unpackShRest } from './gpu-layout';
 import { shRestCount } from './splat-cloud';
 

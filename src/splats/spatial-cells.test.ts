@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { syntheticSplats } from '../../bench/synthetic-splats';
+import { syntheticSplats } from './synthetic-splats';
 import { cameraModel, type PinholeCamera } from '../gpu/camera';
 import { projectSplat } from './projection';
 import { buildSpatialCells, visibleRanges } from './spatial-cells';

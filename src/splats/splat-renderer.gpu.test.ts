@@ -20,7 +20,7 @@ import { packShRest, PROJECTED_SPLAT_LAYOUT, shRestScale, unpackShRest } from '.
 import { evalSplatColor } from './spherical-harmonics';
 import { fromHalfBits } from '../gpu/half-float';
 import { FRAME_COUNTERS } from './preprocess-pass';
-import { syntheticSplats } from '../../bench/synthetic-splats';
+import { syntheticSplats } from './synthetic-splats';
 
 async function loadCapture(name: string): Promise<SplatCloud> {
   return loadSplatFile(name, await readSharedData(`splats/${name}`));

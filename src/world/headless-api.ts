@@ -1,5 +1,5 @@
 /**
- * Headless-page functions of the world (collected by `src/cli/headless-entry.ts` for
+ * Headless-page functions of the world (collected by `src/tools/headless-entry.ts` for
  * `npm run render -- --world SEED --map`): plain JSON in, plain JSON out, images as base64 RGBA8.
  * Everything here is plain TypeScript (no GPU), so it runs in the page and in Node alike.
  */

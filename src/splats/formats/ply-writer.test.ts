@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { syntheticSplats } from '../../../bench/synthetic-splats';
+import { syntheticSplats } from '../synthetic-splats';
 import { loadPly } from './ply';
 import { plyFloatsPerSplat, writePly } from './ply-writer';
 

@@ -2,9 +2,9 @@
  * Seeded synthetic splat clouds for benchmarks: N anisotropic splats filling a box in front of a
  * fixed camera, so frame cost depends only on N and resolution.
  */
-import { allocateSplatCloud, SH_C0, type SplatCloud } from '../src/splats/splat-cloud';
-import { createRng } from '../src/core/random';
-import type { PinholeCamera } from '../src/gpu/camera';
+import { allocateSplatCloud, SH_C0, type SplatCloud } from './splat-cloud';
+import { createRng } from '../core/random';
+import type { PinholeCamera } from '../gpu/camera';
 
 /**
  * `count` splats in the box x ∈ [−4, 4], y ∈ [2, 12], z ∈ [−3, 3] (Z-up world, metres), scales

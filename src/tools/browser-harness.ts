@@ -1,6 +1,6 @@
 /**
  * Node side of the command-line tools: serves the project with Vite on 127.0.0.1, opens
- * `src/cli/headless.html` in Chromium (headless with SwiftShader flags by default, or a visible
+ * `src/tools/headless.html` in Chromium (headless with SwiftShader flags by default, or a visible
  * window / hardware GPU on request) through playwright-core, and serves local input files and
  * folders to the page under `/__curbside/file/<n>/…`: streamed from disk by a Vite middleware, so
  * files of any size (a 2.5 GB street scan) never pass through `page.evaluate` or a base64 string.
@@ -15,7 +15,7 @@ import { InvalidArgumentError } from 'commander';
 import { UserError } from '../core/user-error';
 import type { HeadlessApi } from './headless-api-types';
 import { PeakMemorySampler } from './process-memory';
-import { CHROMIUM_PATH, HARDWARE_GPU_FLAGS, SWIFTSHADER_FLAGS } from '../../test/chromium-flags';
+import { CHROMIUM_PATH, HARDWARE_GPU_FLAGS, SWIFTSHADER_FLAGS } from './chromium-flags';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -139,7 +139,7 @@ export async function withHarness<T>(options: HarnessOptions, body: (h: Harness)
     const pageErrors: string[] = [];
     page.on('pageerror', (e) => pageErrors.push(e.message));
     page.on('console', (m) => { if (process.env.CURBSIDE_PAGE_LOG) console.log('[page]', m.type(), m.text().slice(0, 300)); });
-    await page.goto(`${origin}/src/cli/headless.html`);
+    await page.goto(`${origin}/src/tools/headless.html`);
     // Ready when the entry script sets the title; a module error fails at once instead of waiting.
     const started = Date.now();
     while (!(await page.title().then((t) => t === 'curbside-ready'))) {

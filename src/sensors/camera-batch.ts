@@ -9,7 +9,7 @@ import type { SplatBackground } from '../splats/splat-background';
 import { ChunkedWorld } from '../world/bake/chunks';
 import type { World } from '../world/world';
 import { RobotCamera, type PedestrianView, type RobotCameraOptions } from './robot-camera';
-import type { RobotState } from './unicycle';
+import type { RobotState } from '../robot/unicycle';
 
 /** Camera options shared by the slots (the world, background and seed are per episode). */
 export type CameraBatchOptions = Omit<RobotCameraOptions, 'world' | 'background' | 'seed'>;

@@ -5,9 +5,9 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { readScannedScenes } from './scanned-scenes-node';
-import { longSuite, reactiveSuite, smokeSuite, unitSuite } from './suites';
-import type { Scenario } from './scenario';
+import { readScannedScenes } from '../bench/scanned-scenes-node';
+import { longSuite, reactiveSuite, smokeSuite, unitSuite } from '../bench/suites';
+import type { Scenario } from '../sim/scenario';
 
 const dir = resolve(import.meta.dirname, '../../scenes/suites');
 mkdirSync(dir, { recursive: true });

@@ -10,7 +10,7 @@ type Modules =
   & typeof import('../crowd/headless-api')
   & typeof import('../policy/headless-api')
   & typeof import('../splats/headless-api')
-  & typeof import('../world/bake/headless-api')
+  & typeof import('../sensors/headless-api')
   & typeof import('../world/headless-api')
   & typeof import('../../bench/crowd-batch.headless-api')
   & typeof import('../../bench/crowd.headless-api')
@@ -32,7 +32,7 @@ export const HEADLESS_API_MODULES = [
   'src/crowd/headless-api.ts',
   'src/policy/headless-api.ts',
   'src/splats/headless-api.ts',
-  'src/world/bake/headless-api.ts',
+  'src/sensors/headless-api.ts',
   'src/world/headless-api.ts',
   'bench/crowd-batch.headless-api.ts',
   'bench/crowd.headless-api.ts',

@@ -1,22 +1,22 @@
 /**
  * Headless-page functions of the baked city and scanned scenes (collected by
- * `src/cli/headless-entry.ts` for `npm run render -- --world SEED|SCENE.json`): plain JSON in,
+ * `src/tools/headless-entry.ts` for `npm run render -- --world SEED|SCENE.json`): plain JSON in,
  * plain JSON out, images as base64 RGBA8 (opaque: the sky is composited behind the splats).
  */
-import { toBase64, fetchBytes } from '../../core/bytes';
-import { acquireDevice, describeAdapter, raceDeviceLoss } from '../../gpu/device';
-import type { PinholeCamera, Vec3 } from '../../gpu/camera';
-import { toRgba8 } from '../../gpu/readback';
-import { loadSplatFile } from '../../splats/formats';
-import { renderSplatsOffscreen } from '../../splats/offscreen';
-import type { SplatCloud } from '../../splats/splat-cloud';
-import { renderWorldMap } from '../map-render';
-import { generateWorld, type World } from '../world';
-import { renderStreetView } from '../../robot/street-view';
-import { ChunkedWorld, DEFAULT_CHUNK_SIZE, DEFAULT_VIEW_DISTANCE } from './chunks';
-import { defaultWorldCamera } from './default-camera';
-import { loadScene, parseSceneFile, sceneCamera, sceneWorld } from './scene-file';
-import { compositeSky } from './sky';
+import { toBase64, fetchBytes } from '../core/bytes';
+import { acquireDevice, describeAdapter, raceDeviceLoss } from '../gpu/device';
+import type { PinholeCamera, Vec3 } from '../gpu/camera';
+import { toRgba8 } from '../gpu/readback';
+import { loadSplatFile } from '../splats/formats';
+import { renderSplatsOffscreen } from '../splats/offscreen';
+import type { SplatCloud } from '../splats/splat-cloud';
+import { renderWorldMap } from '../world/map-render';
+import { generateWorld, type World } from '../world/world';
+import { renderStreetView } from './street-view';
+import { ChunkedWorld, DEFAULT_CHUNK_SIZE, DEFAULT_VIEW_DISTANCE } from '../world/bake/chunks';
+import { defaultWorldCamera } from '../world/bake/default-camera';
+import { loadScene, parseSceneFile, sceneCamera, sceneWorld } from '../world/bake/scene-file';
+import { compositeSky } from '../world/bake/sky';
 
 /** Camera overrides shared by the view requests (world frame, Z up, metres, degrees). */
 export interface ViewCameraRequest {

@@ -30,7 +30,8 @@ import { SplatSceneBuffers } from '../splats/splat-scene-buffers';
 import { ChunkedWorld } from '../world/bake/chunks';
 import { groundHeight } from '../world/queries';
 import type { World } from '../world/world';
-import type { RobotState } from './unicycle';
+import type { RobotState } from '../robot/unicycle';
+import type { PedestrianGesture } from '../sim/episode-contracts';
 
 /** Where the camera is on the robot. */
 export interface CameraMount {
@@ -45,7 +46,7 @@ export interface PedestrianView {
   y: number;
   heading: number;
   walkSpeed: number;
-  gesture: 'none' | 'stop' | 'talk';
+  gesture: PedestrianGesture;
 }
 
 export interface RobotCameraOptions {

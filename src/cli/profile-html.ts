@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import type { ProfileResult } from './profile.headless-api';
+import type { ProfileResult } from '../../bench/profile.headless-api';
 
 /** Chart.js's UMD build, read from node_modules. */
 function chartJs(): string {

@@ -3,10 +3,10 @@
  * commands (Vite without dependency pre-bundling, Chromium on SwiftShader): a check that the model,
  * its manifest and onnxruntime-web's wasm assets load there.
  *
- * `npx tsx src/policy/policy-smoke.ts assets/policies/single-frame/model.onnx [--steps N] [--batch B] [--gpu]`
+ * `npx tsx src/cli/policy-smoke.ts assets/policies/single-frame/model.onnx [--steps N] [--batch B] [--gpu]`
  */
 import { dirname, join } from 'node:path';
-import { runCli, withHarness, CliError } from '../cli/browser-harness';
+import { runCli, withHarness, CliError } from '../tools/browser-harness';
 
 runCli(async () => {
   const args = process.argv.slice(2);

@@ -6,9 +6,9 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { PNG } from 'pngjs';
-import { CliError, withHarness } from '../../cli/browser-harness';
-import type { Vec3 } from '../../gpu/camera';
-import { parseSceneFile } from './scene-file';
+import { CliError, withHarness } from '../tools/browser-harness';
+import type { Vec3 } from '../gpu/camera';
+import { parseSceneFile } from '../world/bake/scene-file';
 
 /** Options of {@link renderWorldCli} (the parsed command line). */
 export interface WorldCliOptions {
