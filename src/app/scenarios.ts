@@ -11,6 +11,7 @@ import { parseScenarios, type PedestrianSpec, type Scenario } from '../sim/scena
 import { suiteWorld } from '../bench/suites';
 import { defaultWorldCamera } from '../world/bake/default-camera';
 import type { World } from '../world/world';
+import { navIndex } from '../world/nav-index';
 
 /** Suite files shipped in `scenes/suites/`. */
 export const SUITE_NAMES = ['smoke', 'unit', 'reactive', 'long'] as const;
@@ -44,22 +45,6 @@ export async function loadSuite(name: SuiteName): Promise<Scenario[]> {
   return list;
 }
 
-/** Adjacency lists of the world's navigation graph (cached per world). */
-const adjacency = new WeakMap<World, number[][]>();
-function navAdjacency(world: World): number[][] {
-  let adj = adjacency.get(world);
-  if (!adj) {
-    const a: number[][] = world.nav.nodes.map(() => []);
-    for (const e of world.nav.edges) {
-      a[e.a].push(e.b);
-      a[e.b].push(e.a);
-    }
-    adj = a;
-    adjacency.set(world, adj);
-  }
-  return adj;
-}
-
 /**
  * `count` ambient walkers near `centre`: each starts at a random navigation node within `radius`
  * metres and walks a random walk of `steps` edges (no immediate backtracking) at 1.1–1.65 m/s.
@@ -70,7 +55,7 @@ export function ambientWalkers(world: World, centre: Vec2, count: number, seed: 
   if (!(Number.isInteger(count) && count >= 0)) throw new RangeError(`ambientWalkers: count ${count} is not a non-negative integer`);
   if (count === 0) return [];
   const nodes = world.nav.nodes;
-  const adj = navAdjacency(world);
+  const { adj } = navIndex(world.nav);
   const near = nodes.map((_, i) => i).filter((i) => adj[i].length > 0 && Math.hypot(nodes[i][0] - centre[0], nodes[i][1] - centre[1]) <= radius);
   if (near.length === 0) throw new RangeError(`ambientWalkers: no navigation node within ${radius} m of (${centre.join(', ')})`);
   const rng = createRng(seed).fork('ambient-walkers');
@@ -80,7 +65,7 @@ export function ambientWalkers(world: World, centre: Vec2, count: number, seed: 
     let prev = -1;
     const route: Vec2[] = [[nodes[cur][0], nodes[cur][1]]];
     for (let s = 0; s < steps; s++) {
-      const options = adj[cur].filter((n) => n !== prev);
+      const options = adj[cur].map((e) => e.to).filter((n) => n !== prev);
       const next = options.length > 0 ? options[rng.int(0, options.length - 1)] : prev;
       if (next < 0) break;
       prev = cur;

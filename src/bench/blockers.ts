@@ -26,6 +26,7 @@ import { boxOf, pointInRing, pointSegmentDistance, segmentsIntersect, type Ring,
 import { arcLengths, sampleAt } from '../world/polyline';
 import { isWalkable } from '../world/queries';
 import type { World } from '../world/world';
+import { navIndex, shortestNavPath } from '../world/nav-index';
 import type { Blocker } from '../sim/scenario';
 
 /** Fence thickness (along the blocked line), metres. */
@@ -50,60 +51,21 @@ const MAX_DEPTH = 5;
 /** Waypoints searched beyond a leaving edge before it counts as leading somewhere (not a dead end). */
 const DEAD_END_SEARCH = 200;
 
-interface Adjacency {
-  adj: { to: number; edge: number }[][];
-  /** Edge index by `min-max` node pair. */
-  byPair: Map<string, number>;
-  /** Node indices by 1 m cell. */
-  cells: Map<string, number[]>;
-}
-const adjacencies = new WeakMap<World, Adjacency>();
-const pairKey = (a: number, b: number) => (a < b ? `${a}-${b}` : `${b}-${a}`);
-
-function adjacency(world: World): Adjacency {
-  let g = adjacencies.get(world);
-  if (!g) {
-    const adj: Adjacency['adj'] = world.nav.nodes.map(() => []);
-    const byPair = new Map<string, number>();
-    world.nav.edges.forEach((e, i) => {
-      adj[e.a].push({ to: e.b, edge: i });
-      adj[e.b].push({ to: e.a, edge: i });
-      byPair.set(pairKey(e.a, e.b), i);
-    });
-    const cells = new Map<string, number[]>();
-    world.nav.nodes.forEach(([x, y], i) => {
-      const k = `${Math.floor(x)},${Math.floor(y)}`;
-      if (!cells.has(k)) cells.set(k, []);
-      cells.get(k)!.push(i);
-    });
-    g = { adj, byPair, cells };
-    adjacencies.set(world, g);
-  }
-  return g;
-}
-
 /**
  * The nav waypoints of a route's points (each within `tol` metres of a waypoint, e.g. the
  * millimetre-rounded points of a scenario file), or null when a point is not a waypoint.
  */
 export function routeNodes(world: World, points: readonly Vec2[], tol = 0.002): number[] | null {
-  const { cells } = adjacency(world);
+  const index = navIndex(world.nav);
   const out: number[] = [];
-  for (const [x, y] of points) {
-    let best = -1, bestD = tol;
-    for (let i = Math.floor(x) - 1; i <= Math.floor(x) + 1; i++) for (let j = Math.floor(y) - 1; j <= Math.floor(y) + 1; j++) {
-      for (const n of cells.get(`${i},${j}`) ?? []) {
-        const d = Math.hypot(world.nav.nodes[n][0] - x, world.nav.nodes[n][1] - y);
-        if (d <= bestD) [best, bestD] = [n, d];
-      }
-    }
-    if (best < 0) return null;
-    out.push(best);
+  for (const p of points) {
+    const near = index.nodesNear(p, tol);
+    if (near.length === 0) return null;
+    out.push(near[0]);
   }
   return out;
 }
 
-/** Whether segment ab meets ring (crosses or touches an edge, or lies inside). */
 function segmentMeetsRing(a: Vec2, b: Vec2, ring: Ring): boolean {
   if (pointInRing(a[0], a[1], ring)) return true;
   for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) if (segmentsIntersect(a, b, ring[j], ring[i])) return true;
@@ -153,61 +115,6 @@ export function blockedEdges(world: World, rings: readonly Ring[]): Set<number> 
   return out;
 }
 
-/** Shortest path (Dijkstra) from s to t on the graph without `removed` edges: nodes and length, or null. */
-function shortestPath(world: World, s: number, t: number, removed: Set<number>): { nodes: number[]; length: number } | null {
-  const { adj } = adjacency(world);
-  const dist = new Float64Array(world.nav.nodes.length).fill(Infinity);
-  const prev = new Int32Array(world.nav.nodes.length).fill(-1);
-  const done = new Uint8Array(world.nav.nodes.length);
-  dist[s] = 0;
-  // Binary heap of [distance, node].
-  const heap: [number, number][] = [[0, s]];
-  const push = (item: [number, number]) => {
-    heap.push(item);
-    for (let i = heap.length - 1; i > 0;) {
-      const p = (i - 1) >> 1;
-      if (heap[p][0] <= heap[i][0]) break;
-      [heap[p], heap[i]] = [heap[i], heap[p]];
-      i = p;
-    }
-  };
-  const pop = (): [number, number] => {
-    const top = heap[0], last = heap.pop()!;
-    if (heap.length > 0) {
-      heap[0] = last;
-      for (let i = 0; ;) {
-        const l = 2 * i + 1, r = l + 1;
-        let m = i;
-        if (l < heap.length && heap[l][0] < heap[m][0]) m = l;
-        if (r < heap.length && heap[r][0] < heap[m][0]) m = r;
-        if (m === i) break;
-        [heap[m], heap[i]] = [heap[i], heap[m]];
-        i = m;
-      }
-    }
-    return top;
-  };
-  while (heap.length > 0) {
-    const [d, u] = pop();
-    if (done[u]) continue;
-    done[u] = 1;
-    if (u === t) break;
-    for (const { to, edge } of adj[u]) {
-      if (removed.has(edge)) continue;
-      const nd = d + world.nav.edges[edge].length;
-      if (nd < dist[to] - 1e-12) {
-        dist[to] = nd;
-        prev[to] = u;
-        push([nd, to]);
-      }
-    }
-  }
-  if (!Number.isFinite(dist[t])) return null;
-  const nodes = [t];
-  while (nodes[nodes.length - 1] !== s) nodes.push(prev[nodes[nodes.length - 1]]);
-  return { nodes: nodes.reverse(), length: dist[t] };
-}
-
 /** Distance from a point to a polyline, metres. */
 function polylineDistance(p: Vec2, line: readonly Vec2[]): number {
   let d = Infinity;
@@ -236,13 +143,13 @@ function routeArcs(world: World, nodes: readonly number[]): Map<number, number> 
  * @returns null when all holds, else what fails.
  */
 export function checkSinglePath(world: World, nodes: readonly number[], rings: readonly Ring[]): string | null {
-  const { byPair } = adjacency(world);
+  const index = navIndex(world.nav);
   const N = world.nav.nodes;
   const cut = blockedEdges(world, rings);
   const routeEdges = new Set<number>();
   let length = 0;
   for (let i = 0; i + 1 < nodes.length; i++) {
-    const e = byPair.get(pairKey(nodes[i], nodes[i + 1]));
+    const e = index.edgeBetween(nodes[i], nodes[i + 1]);
     if (e === undefined) return `route step ${i} (${nodes[i]} → ${nodes[i + 1]}) is not a nav edge`;
     if (cut.has(e)) return `a blocker cuts route step ${i}`;
     routeEdges.add(e);
@@ -294,7 +201,7 @@ export function checkSinglePath(world: World, nodes: readonly number[], rings: r
   for (let i = 0; i < N.length; i++) {
     if (!arc.has(i) && !pruned[i] && joining.has(find(i)) && polylineDistance(N[i], routePts) > LOCAL_DIST) return `a local detour strays ${polylineDistance(N[i], routePts).toFixed(1)} m from the route`;
   }
-  const best = shortestPath(world, nodes[0], nodes[nodes.length - 1], cut);
+  const best = shortestNavPath(world.nav, nodes[0], nodes[nodes.length - 1], { removed: cut, heuristic: false });
   if (!best) return 'no path from start to goal on the blocked graph';
   if (Math.abs(best.length - length) > 1e-6) return `the shortest blocked path (${best.length.toFixed(3)} m) is not the route's length (${length.toFixed(3)} m)`;
   return null;
@@ -326,12 +233,15 @@ function fenceAt(world: World, p: Vec2, t: Vec2): Ring | null {
  * corridor or the result fails {@link checkSinglePath}. `why` hears the reason for a null.
  */
 export function blockAlternatives(world: World, nodes: readonly number[], why?: (m: string) => void): Blocker[] | null {
-  const { adj } = adjacency(world);
+  const { adj, edgeBetween } = navIndex(world.nav);
   const N = world.nav.nodes;
   const onRoute = new Set(nodes);
   const routePts = nodes.map((i) => N[i]);
-  const routeEdge = new Set<string>();
-  for (let i = 0; i + 1 < nodes.length; i++) routeEdge.add(pairKey(nodes[i], nodes[i + 1]));
+  const routeEdge = new Set<number>();
+  for (let i = 0; i + 1 < nodes.length; i++) {
+    const e = edgeBetween(nodes[i], nodes[i + 1]);
+    if (e !== undefined) routeEdge.add(e);
+  }
   const fences: Ring[] = [];
   /** Whether the line from `from` into `to` is a dead end: what lies beyond `to` (not through `from`) reaches no route waypoint. */
   const deadEnd = (from: number, to: number): boolean => {
@@ -388,8 +298,8 @@ export function blockAlternatives(world: World, nodes: readonly number[], why?: 
     return adj[end].every(({ to: x }) => x === before || fenceLine(origin, end, x, budget - length, depth + 1));
   };
   for (const u of nodes) {
-    for (const { to: w } of adj[u]) {
-      if (routeEdge.has(pairKey(u, w))) continue;
+    for (const { to: w, edge } of adj[u]) {
+      if (routeEdge.has(edge)) continue;
       if (!fenceLine(u, u, w, CHAIN_MAX, 0)) return null;
     }
   }

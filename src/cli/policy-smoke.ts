@@ -1,31 +1,31 @@
 /**
- * Runs an ONNX policy on synthetic frames in the headless page, through the same harness as the CLI
- * commands (Vite without dependency pre-bundling, Chromium on SwiftShader): a check that the model,
- * its manifest and onnxruntime-web's wasm assets load there.
- *
- * `npx tsx src/cli/policy-smoke.ts assets/policies/single-frame/model.onnx [--steps N] [--batch B] [--gpu]`
+ * `npm run policy:smoke -- MODEL.onnx [--steps N] [--batch B] [--gpu]`: runs an ONNX policy on
+ * synthetic frames in the headless page, through the same harness as the other commands (Vite
+ * without dependency pre-bundling, Chromium on SwiftShader): a check that the model, its manifest
+ * (`MODEL.json` beside it) and onnxruntime-web's wasm assets load there, printing each step's
+ * commands.
  */
 import { dirname, join } from 'node:path';
-import { runCli, withHarness, CliError } from '../tools/browser-harness';
+import { Command } from 'commander';
+import { positiveInt } from './parse';
+import { runCli, withHarness } from '../tools/browser-harness';
+
+const program = new Command('policy:smoke')
+  .description('Run an ONNX policy on synthetic frames in the headless page and print its commands.')
+  .argument('<model>', 'the policy MODEL.onnx (its manifest MODEL.json beside it)')
+  .option('--steps <n>', 'control steps', positiveInt(1000))
+  .option('--batch <b>', 'environments per step', positiveInt(64))
+  .option('--gpu', "use the machine's GPU instead of SwiftShader");
 
 runCli(async () => {
-  const args = process.argv.slice(2);
-  const model = args.find((a) => !a.startsWith('--'));
-  if (!model) throw new CliError('usage: policy-smoke.ts MODEL.onnx [--steps N] [--batch B] [--gpu]');
-  const opt = (name: string) => {
-    const i = args.indexOf(name);
-    return i >= 0 ? Number(args[i + 1]) : undefined;
-  };
+  program.parse();
+  const model = program.args[0];
+  const o = program.opts<{ steps?: number; batch?: number; gpu?: boolean }>();
   const manifest = join(dirname(model), model.replace(/^.*\//, '').replace(/\.onnx$/, '.json'));
-  await withHarness({ hardwareGpu: args.includes('--gpu') }, async (h) => {
+  await withHarness({ hardwareGpu: o.gpu }, async (h) => {
     const modelFile = await h.serveFile(model);
     const manifestFile = await h.serveFile(manifest);
-    const result = await h.call('policySmoke', {
-      modelUrl: modelFile.url,
-      manifestUrl: manifestFile.url,
-      steps: opt('--steps'),
-      batch: opt('--batch'),
-    });
+    const result = await h.call('policySmoke', { modelUrl: modelFile.url, manifestUrl: manifestFile.url, steps: o.steps, batch: o.batch });
     console.log(`${result.name} on ${result.adapter}`);
     result.commands.forEach((step, i) => console.log(`step ${i}: ${step.map((c) => `v=${c.v.toFixed(3)} m/s ω=${c.w.toFixed(3)} rad/s`).join(' | ')}`));
   });

@@ -8,6 +8,7 @@ import type { Rng } from '../core/random';
 import { BLOCK_TYPES, type Block, type BlockType } from './blocks';
 import { pointInRing, type Vec2 } from './geometry';
 import { segmentAllOk, type NavEdgeKind } from './navgraph';
+import { navIndex, shortestNavPath } from './nav-index';
 import { isWalkable, zoneAt } from './queries';
 import type { World } from './world';
 
@@ -31,78 +32,13 @@ export interface SampledRoute extends Route {
   sourceId: number;
 }
 
-interface Graph {
-  adj: { to: number; w: number; kind: NavEdgeKind }[][];
-  grid: Map<string, number[]>;
-}
-const GRID = 5;
-const graphs = new WeakMap<World, Graph>();
-
-function graphOf(world: World): Graph {
-  let g = graphs.get(world);
-  if (!g) {
-    const adj: Graph['adj'] = world.nav.nodes.map(() => []);
-    for (const e of world.nav.edges) {
-      adj[e.a].push({ to: e.b, w: e.length, kind: e.kind });
-      adj[e.b].push({ to: e.a, w: e.length, kind: e.kind });
-    }
-    const grid = new Map<string, number[]>();
-    world.nav.nodes.forEach(([x, y], i) => {
-      const k = `${Math.floor(x / GRID)},${Math.floor(y / GRID)}`;
-      if (!grid.has(k)) grid.set(k, []);
-      grid.get(k)!.push(i);
-    });
-    g = { adj, grid };
-    graphs.set(world, g);
-  }
-  return g;
-}
-
 /**
  * The waypoint nearest to p that can be reached from p in a straight walkable line (searching up to
  * `maxRadius` metres), or −1.
  */
 export function nearestWaypoint(world: World, p: Vec2, maxRadius = 30): number {
-  const g = graphOf(world);
-  const cands: [number, number][] = [];
-  const r = Math.ceil(maxRadius / GRID);
-  const cx = Math.floor(p[0] / GRID), cy = Math.floor(p[1] / GRID);
-  for (let i = cx - r; i <= cx + r; i++) for (let j = cy - r; j <= cy + r; j++) {
-    for (const n of g.grid.get(`${i},${j}`) ?? []) {
-      const d = Math.hypot(world.nav.nodes[n][0] - p[0], world.nav.nodes[n][1] - p[1]);
-      if (d <= maxRadius) cands.push([d, n]);
-    }
-  }
-  cands.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-  for (const [, n] of cands) if (segmentAllOk(p, world.nav.nodes[n], (x, y) => isWalkable(world, x, y))) return n;
+  for (const n of navIndex(world.nav).nodesNear(p, maxRadius)) if (segmentAllOk(p, world.nav.nodes[n], (x, y) => isWalkable(world, x, y))) return n;
   return -1;
-}
-
-function astar(world: World, s: number, t: number): number[] | null {
-  const g = graphOf(world);
-  const N = world.nav.nodes;
-  const h = (i: number): number => Math.hypot(N[i][0] - N[t][0], N[i][1] - N[t][1]);
-  const dist = new Float64Array(N.length).fill(Infinity);
-  const prev = new Int32Array(N.length).fill(-1);
-  dist[s] = 0;
-  const q = new TinyQueue<[number, number]>([[h(s), s]], (a, b) => a[0] - b[0] || a[1] - b[1]);
-  while (q.length > 0) {
-    const [f, u] = q.pop()!;
-    if (u === t) break;
-    if (f - h(u) > dist[u] + 1e-9) continue;
-    for (const e of g.adj[u]) {
-      const nd = dist[u] + e.w;
-      if (nd < dist[e.to] - 1e-12) {
-        dist[e.to] = nd;
-        prev[e.to] = u;
-        q.push([nd + h(e.to), e.to]);
-      }
-    }
-  }
-  if (!Number.isFinite(dist[t])) return null;
-  const path = [t];
-  while (path[path.length - 1] !== s) path.push(prev[path[path.length - 1]]);
-  return path.reverse();
 }
 
 function routeOf(world: World, nodes: number[], start?: Vec2, goal?: Vec2): Route {
@@ -129,7 +65,7 @@ export function findRoute(world: World, from: Vec2, to: Vec2): Route | null {
   }
   const s = nearestWaypoint(world, from), t = nearestWaypoint(world, to);
   if (s < 0 || t < 0) return null;
-  const path = astar(world, s, t);
+  const path = shortestNavPath(world.nav, s, t)?.nodes ?? null;
   return path ? routeOf(world, path, from, to) : null;
 }
 
@@ -155,7 +91,7 @@ export interface SampleRouteOptions {
 export function sampleRoute(world: World, rng: Rng, opts: SampleRouteOptions): SampledRoute | null {
   const { kind, minLength, maxLength } = opts;
   if (!(minLength >= 0 && maxLength >= minLength)) throw new RangeError(`sampleRoute: bad length range [${minLength}, ${maxLength}]`);
-  const g = graphOf(world);
+  const { adj } = navIndex(world.nav);
   const N = world.nav.nodes;
   const blocks: Block[] = kind === 'crosswalk' ? [] : world.blocks.filter((b) => b.type === kind);
   if (kind === 'crosswalk' ? world.crosswalks.length === 0 : blocks.length === 0) {
@@ -197,8 +133,8 @@ export function sampleRoute(world: World, rng: Rng, opts: SampleRouteOptions): S
       const [d, u] = q.pop()!;
       if (d > dist.get(u)! + 1e-9) continue;
       if (d >= minLength && (!marks || crossed.get(u)) && goalOk(u)) goals.push(u);
-      for (const e of g.adj[u]) {
-        const nd = d + e.w;
+      for (const e of adj[u]) {
+        const nd = d + e.length;
         if (nd > maxLength || !edgeOk(e.kind) || !inside(e.to)) continue;
         if (nd < (dist.get(e.to) ?? Infinity) - 1e-12) {
           dist.set(e.to, nd);
