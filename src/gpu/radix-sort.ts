@@ -16,6 +16,8 @@
  * the earlier split-sort kernel (`SplitRadixSort`) is kept as a second reference in tests.
  */
 import radixSortWgsl from '../../shaders/gpu/radix-sort.wgsl?raw';
+import { beginComputePass } from './gpu-stats';
+import { createComputePipeline, deviceCached } from './pipeline-cache';
 import { PrefixScan } from './prefix-scan';
 import { createShaderModule } from './shader-loader';
 
@@ -40,6 +42,31 @@ const MAX_PASSES = Math.ceil(KEY_BITS / RADIX_BITS);
 export type SortCount = number | GPUBuffer;
 
 /**
+ * The sort's shader module, bind group layouts and pipelines (prepare, histogramBlocks, scatter):
+ * compiled once per device and shared by every {@link RadixSort} on it.
+ */
+function radixSortKernels(device: GPUDevice) {
+  return deviceCached(device, 'RadixSort', async () => {
+    const module = await createShaderModule(device, 'gpu/radix-sort.wgsl', radixSortWgsl);
+    const entry = (binding: number, type: GPUBufferBindingType): GPUBindGroupLayoutEntry => ({ binding, visibility: GPUShaderStage.COMPUTE, buffer: { type } });
+    const blocks = device.createBindGroupLayout({
+      label: 'RadixSort.blocksLayout',
+      entries: [entry(0, 'uniform'), entry(1, 'read-only-storage'), entry(2, 'read-only-storage'), entry(3, 'storage'), entry(4, 'storage'), entry(5, 'storage'), entry(6, 'read-only-storage'), entry(8, 'storage')],
+    });
+    const prepare = device.createBindGroupLayout({ label: 'RadixSort.prepareLayout', entries: [entry(0, 'uniform'), entry(6, 'read-only-storage'), entry(7, 'storage')] });
+    const constants = { RADIX_SORT_WORKGROUP_SIZE, KEYS_PER_THREAD, RADIX_BITS, RADIX_SIZE };
+    const pipeline = (entryPoint: string, layout: GPUBindGroupLayout) =>
+      createComputePipeline(device, {
+        label: `RadixSort.${entryPoint}`,
+        layout: device.createPipelineLayout({ label: `RadixSort.${entryPoint}Layout`, bindGroupLayouts: [layout] }),
+        compute: { module, entryPoint, constants },
+      });
+    const [preparePipeline, histogramPipeline, scatterPipeline] = await Promise.all([pipeline('prepare', prepare), pipeline('histogramBlocks', blocks), pipeline('scatter', blocks)]);
+    return { layouts: { blocks, prepare }, pipelines: { prepare: preparePipeline, histogram: histogramPipeline, scatter: scatterPipeline } };
+  });
+}
+
+/**
  * Sorts up to `capacity` (key, value) pairs of u32, ascending by key and stable, in place.
  *
  * Owns: a second key/value buffer pair (`keysTemp`, `valuesTemp`) the passes ping-pong with, the
@@ -47,7 +74,8 @@ export type SortCount = number | GPUBuffer;
  * `[d * maxBlocks + b]` = keys of block b with digit d, then after the scan the output index of
  * block b's first digit-d key), the segment offsets (`[(b * RADIX_SIZE + d) * WG + t]`: digit-d
  * keys of block b before segment t), one uniform per digit pass (written once, at creation), the
- * indirect dispatch arguments, a count buffer for CPU counts, the scan, and the pipelines.
+ * indirect dispatch arguments, a count buffer for CPU counts and the scan; the pipelines are shared by
+ * every sort on the device (pipeline-cache.ts).
  *
  * After an even number of passes (2 for 16-bit keys) the sorted pairs are back in the caller's
  * buffers; after an odd number they are copied back. A CPU count is written with
@@ -78,7 +106,7 @@ export class RadixSort {
   ) {}
 
   /**
-   * Compiles the kernels and allocates the scratch buffers for up to `capacity` pairs.
+   * Allocates the scratch buffers for up to `capacity` pairs (the kernels are compiled once per device).
    *
    * @param label Prefix of every GPU object's label (`RadixSort.keysTemp`, …).
    * @param maxWorkgroupsPerDimension Defaults to the device limit; tests lower it to exercise the
@@ -104,24 +132,8 @@ export class RadixSort {
           `maxStorageBufferBindingSize ${device.limits.maxStorageBufferBindingSize}`,
       );
     }
-    const module = await createShaderModule(device, 'gpu/radix-sort.wgsl', radixSortWgsl);
-    const entry = (binding: number, type: GPUBufferBindingType): GPUBindGroupLayoutEntry => ({ binding, visibility: GPUShaderStage.COMPUTE, buffer: { type } });
-    const blocks = device.createBindGroupLayout({
-      label: `${label}.blocksLayout`,
-      entries: [entry(0, 'uniform'), entry(1, 'read-only-storage'), entry(2, 'read-only-storage'), entry(3, 'storage'), entry(4, 'storage'), entry(5, 'storage'), entry(6, 'read-only-storage'), entry(8, 'storage')],
-    });
-    const prepare = device.createBindGroupLayout({ label: `${label}.prepareLayout`, entries: [entry(0, 'uniform'), entry(6, 'read-only-storage'), entry(7, 'storage')] });
-    const constants = { RADIX_SORT_WORKGROUP_SIZE, KEYS_PER_THREAD, RADIX_BITS, RADIX_SIZE };
-    const pipeline = (entryPoint: string, layout: GPUBindGroupLayout) =>
-      device.createComputePipelineAsync({
-        label: `${label}.${entryPoint}`,
-        layout: device.createPipelineLayout({ label: `${label}.${entryPoint}Layout`, bindGroupLayouts: [layout] }),
-        compute: { module, entryPoint, constants },
-      });
-    const [preparePipeline, histogramPipeline, scatterPipeline, histogramScan] = await Promise.all([
-      pipeline('prepare', prepare),
-      pipeline('histogramBlocks', blocks),
-      pipeline('scatter', blocks),
+    const [{ layouts, pipelines }, histogramScan] = await Promise.all([
+      radixSortKernels(device),
       PrefixScan.create(device, histogramLength, `${label}.histogramScan`, maxWorkgroupsPerDimension),
     ]);
     const storage = (field: string, size: number, extra = 0) => device.createBuffer({ label: `${label}.${field}`, size, usage: GPUBufferUsage.STORAGE | extra });
@@ -137,8 +149,8 @@ export class RadixSort {
     });
     return new RadixSort(
       device, capacity, label, maxBlocks,
-      { prepare: preparePipeline, histogram: histogramPipeline, scatter: scatterPipeline },
-      { blocks, prepare },
+      pipelines,
+      layouts,
       storage('keysTemp', capacity * 4, GPUBufferUsage.COPY_SRC),
       storage('valuesTemp', capacity * 4, GPUBufferUsage.COPY_SRC),
       storage('histogram', histogramLength * 4),
@@ -206,7 +218,7 @@ export class RadixSort {
       }
     }
     const bound = this.bind(keys, values, countBuffer);
-    const pass = encoder.beginComputePass({ label: `${this.label}.pass`, timestampWrites });
+    const pass = beginComputePass(this.device, encoder, { label: `${this.label}.pass`, timestampWrites });
     pass.setPipeline(this.pipelines.prepare);
     pass.setBindGroup(0, bound.prepare);
     pass.dispatchWorkgroups(1);
