@@ -38,6 +38,12 @@ export const KEY_BITS = 32;
 export const SORT_PARAMS_LAYOUT = { size: 32, shift: 0, maxBlocks: 4, maxWorkgroupsX: 12, capacity: 16 } as const;
 const MAX_PASSES = Math.ceil(KEY_BITS / RADIX_BITS);
 
+/** CPU counts one sort can hold at once: sorts encoded into one submission may use this many different CPU counts. */
+export const SORT_COUNT_SLOTS = 16;
+
+/** Bytes between CPU count slots (a valid dynamic storage offset on `device`). */
+const countSlotStride = (device: GPUDevice) => Math.max(256, device.limits.minStorageBufferOffsetAlignment);
+
 /** Where `encode` reads the element count: a number known on the CPU, or the first u32 of a GPU buffer. */
 export type SortCount = number | GPUBuffer;
 
@@ -48,7 +54,8 @@ export type SortCount = number | GPUBuffer;
 function radixSortKernels(device: GPUDevice) {
   return deviceCached(device, 'RadixSort', async () => {
     const module = await createShaderModule(device, 'gpu/radix-sort.wgsl', radixSortWgsl);
-    const entry = (binding: number, type: GPUBufferBindingType): GPUBindGroupLayoutEntry => ({ binding, visibility: GPUShaderStage.COMPUTE, buffer: { type } });
+    // Binding 6, the count, takes a dynamic offset: one of the CPU count slots, or 0 for a GPU count buffer.
+    const entry = (binding: number, type: GPUBufferBindingType): GPUBindGroupLayoutEntry => ({ binding, visibility: GPUShaderStage.COMPUTE, buffer: { type, hasDynamicOffset: binding === 6 } });
     const blocks = device.createBindGroupLayout({
       label: 'RadixSort.blocksLayout',
       entries: [entry(0, 'uniform'), entry(1, 'read-only-storage'), entry(2, 'read-only-storage'), entry(3, 'storage'), entry(4, 'storage'), entry(5, 'storage'), entry(6, 'read-only-storage'), entry(8, 'storage')],
@@ -74,16 +81,19 @@ function radixSortKernels(device: GPUDevice) {
  * `[d * maxBlocks + b]` = keys of block b with digit d, then after the scan the output index of
  * block b's first digit-d key), the segment offsets (`[(b * RADIX_SIZE + d) * WG + t]`: digit-d
  * keys of block b before segment t), one uniform per digit pass (written once, at creation), the
- * indirect dispatch arguments, a count buffer for CPU counts and the scan; the pipelines are shared by
+ * indirect dispatch arguments, {@link SORT_COUNT_SLOTS} slots for CPU counts and the scan; the pipelines are shared by
  * every sort on the device (pipeline-cache.ts).
  *
  * After an even number of passes (2 for 16-bit keys) the sorted pairs are back in the caller's
  * buffers; after an odd number they are copied back. A CPU count is written with
- * `queue.writeBuffer` at encode time, so sorts with CPU counts encoded into one submission must
- * share the count; sorts with GPU counts have no such limit.
+ * `queue.writeBuffer` at encode time into a slot of its own (the slot already holding that count, or
+ * the next one round-robin), selected by a dynamic offset, so sorts encoded into one submission may
+ * use up to {@link SORT_COUNT_SLOTS} different CPU counts; sorts with GPU counts have no such limit.
  */
 export class RadixSort {
-  private cpuCount = -1;
+  /** The CPU count in each slot of `countBuffer` (−1: none yet), and the slot the next new count takes. */
+  private readonly cpuCounts: number[] = new Array(SORT_COUNT_SLOTS).fill(-1);
+  private nextCountSlot = 0;
   private bindings: { blocks: GPUBindGroup[]; prepare: GPUBindGroup; keys: GPUBuffer; values: GPUBuffer; count: GPUBuffer }[] = [];
   private destroyed = false;
 
@@ -156,7 +166,7 @@ export class RadixSort {
       storage('histogram', histogramLength * 4),
       storage('segmentOffsets', histogramLength * RADIX_SORT_WORKGROUP_SIZE * 4),
       storage('dispatchArgs', 12, GPUBufferUsage.INDIRECT),
-      storage('count', 4, GPUBufferUsage.COPY_DST),
+      storage('count', SORT_COUNT_SLOTS * countSlotStride(device), GPUBufferUsage.COPY_DST),
       params,
       histogramScan,
     );
@@ -210,25 +220,30 @@ export class RadixSort {
         throw new Error(`RadixSort.encode: ${name} buffer '${buffer.label}' holds ${buffer.size} bytes, needs ${copyLength * 4}`);
       }
     }
+    let countOffset = 0;
     if (typeof count === 'number') {
       if (count === 0) return;
-      if (count !== this.cpuCount) {
-        this.cpuCount = count;
-        this.device.queue.writeBuffer(this.countBuffer, 0, Uint32Array.of(count));
+      let slot = this.cpuCounts.indexOf(count);
+      if (slot < 0) {
+        slot = this.nextCountSlot;
+        this.nextCountSlot = (slot + 1) % SORT_COUNT_SLOTS;
+        this.cpuCounts[slot] = count;
+        this.device.queue.writeBuffer(this.countBuffer, slot * countSlotStride(this.device), Uint32Array.of(count));
       }
+      countOffset = slot * countSlotStride(this.device);
     }
     const bound = this.bind(keys, values, countBuffer);
     const pass = beginComputePass(this.device, encoder, { label: `${this.label}.pass`, timestampWrites });
     pass.setPipeline(this.pipelines.prepare);
-    pass.setBindGroup(0, bound.prepare);
+    pass.setBindGroup(0, bound.prepare, [countOffset]);
     pass.dispatchWorkgroups(1);
     for (let p = 0; p < passes; p++) {
       pass.setPipeline(this.pipelines.histogram);
-      pass.setBindGroup(0, bound.blocks[p]);
+      pass.setBindGroup(0, bound.blocks[p], [countOffset]);
       pass.dispatchWorkgroupsIndirect(this.dispatchArgs, 0);
       this.histogramScan.encodePass(pass, this.histogram, RADIX_SIZE * this.maxBlocks);
       pass.setPipeline(this.pipelines.scatter);
-      pass.setBindGroup(0, bound.blocks[p]);
+      pass.setBindGroup(0, bound.blocks[p], [countOffset]);
       pass.dispatchWorkgroupsIndirect(this.dispatchArgs, 0);
     }
     pass.end();
@@ -250,8 +265,9 @@ export class RadixSort {
   private bind(keys: GPUBuffer, values: GPUBuffer, countBuffer: GPUBuffer) {
     const cached = this.bindings.find((b) => b.keys === keys && b.values === values && b.count === countBuffer);
     if (cached) return cached;
+    // The count binding is one u32 at a dynamic offset (a CPU count slot, or 0 in a GPU count buffer).
     const group = (layout: GPUBindGroupLayout, entries: [number, GPUBuffer][], name: string) =>
-      this.device.createBindGroup({ label: `${this.label}.${name}`, layout, entries: entries.map(([binding, buffer]) => ({ binding, resource: { buffer } })) });
+      this.device.createBindGroup({ label: `${this.label}.${name}`, layout, entries: entries.map(([binding, buffer]) => ({ binding, resource: binding === 6 ? { buffer, size: 4 } : { buffer } })) });
     const blocks = this.params.map((params, p) => {
       const [keysIn, valuesIn, keysOut, valuesOut] =
         p % 2 === 0 ? [keys, values, this.keysTemp, this.valuesTemp] : [this.keysTemp, this.valuesTemp, keys, values];
