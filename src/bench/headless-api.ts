@@ -4,6 +4,7 @@
  * which appends it to the results file.
  */
 import { acquireDevice, describeAdapter } from '../gpu/device';
+import { gpuStats, type GpuStats } from '../gpu/gpu-stats';
 import { CpuPedestrianBatch, type PedestrianBatch, type PedestrianSlotView } from '../crowd/pedestrian-batch';
 import { GpuPedestrianBatch } from '../crowd/gpu-pedestrian-batch';
 import { loadSplatFile } from '../splats/formats';
@@ -45,6 +46,22 @@ export interface BenchRequest {
    * URL of its served capture (read only by camera-fed policies).
    */
   scenes?: Record<string, { text: string; capture: string }>;
+  /** Also return the run's GPU work counters ({@link BenchResult.stats}; `npm run bench -- --stats`). */
+  stats?: boolean;
+}
+
+/** What the GPU did over a whole `runBenchEpisodes` run (one device), with `BenchRequest.stats`. */
+export interface BenchStats extends GpuStats {
+  /** Control steps run: lockstep steps of B environments (policy acts), summed over the policies. */
+  controlSteps: number;
+}
+
+/** The result of {@link runBenchEpisodes}. */
+export interface BenchResult {
+  /** The WebGPU adapter, in words. */
+  adapter: string;
+  /** The run's GPU work counters (gpu-stats.ts), when the request asked for them. */
+  stats?: BenchStats;
 }
 
 
@@ -53,11 +70,12 @@ export const CAMERA_OVERSAMPLE = 2;
 /** Splat chunks within this distance are drawn by the robot camera, metres. */
 export const CAMERA_VIEW_DISTANCE = 15;
 
-/** Per-run state: the device, the request, and the scanned-scene captures (world frame) by scene path. */
+/** Per-run state: the device, the request, the scanned-scene captures (world frame) by scene path, and the control steps run. */
 interface Session {
   device: GPUDevice;
   req: BenchRequest;
   captures: Map<string, Promise<SplatCloud>>;
+  controlSteps: number;
 }
 
 /** A camera-fed policy with a manifest (ONNX or remote). */
@@ -172,9 +190,11 @@ async function runPolicyJobs(session: Session, policy: string, jobs: readonly Be
       resources.push(cameras);
       batchPolicy = cameraPolicy(session, model, cameras);
     }
+    const acting = batchPolicy;
     await runEpisodeBatch(jobs, {
       pedestrians,
-      policy: batchPolicy,
+      // Counts the control steps (BenchStats.controlSteps).
+      policy: { ...acting, act: (observations) => { session.controlSteps++; return acting.act(observations); } },
       world: (job) => scenarioWorld(job.scenario),
       pedestrianObstacles: (job, world) => pedestrianObstacles(job.scenario, world),
       robot: DELIVERY_ROBOT,
@@ -190,16 +210,17 @@ async function runPolicyJobs(session: Session, policy: string, jobs: readonly Be
  * Runs the jobs, each policy's over `envs` environments in lockstep (policies one after the other,
  * in the order they first appear), reporting each record as it finishes.
  */
-export async function runBenchEpisodes(req: BenchRequest): Promise<{ adapter: string }> {
+export async function runBenchEpisodes(req: BenchRequest): Promise<BenchResult> {
   const acquired = await acquireDevice({ optionalFeatures: ['timestamp-query'] });
-  const session: Session = { device: acquired.device, req, captures: new Map() };
+  const session: Session = { device: acquired.device, req, captures: new Map(), controlSteps: 0 };
   for (const [path, { text }] of Object.entries(req.scenes ?? {})) registerScene(path, text);
   const report = (window as unknown as { curbsideEpisodeDone: (r: EpisodeRecord) => Promise<void> }).curbsideEpisodeDone;
   const byPolicy = new Map<string, BenchJob[]>();
   for (const job of req.jobs) byPolicy.set(job.policy, [...(byPolicy.get(job.policy) ?? []), job]);
   try {
     for (const [policy, jobs] of byPolicy) await runPolicyJobs(session, policy, jobs, report);
-    return { adapter: describeAdapter(acquired) };
+    const stats = req.stats ? { ...gpuStats(acquired.device), controlSteps: session.controlSteps } : undefined;
+    return { adapter: describeAdapter(acquired), ...(stats ? { stats } : {}) };
   } finally {
     acquired.device.destroy();
   }

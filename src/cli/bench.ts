@@ -1,6 +1,6 @@
 /**
  * `npm run bench -- [--suite smoke|unit|reactive|long|all|FILE.json] [--policy expert|onnx:MODEL|remote|ws://127.0.0.1:PORT]
- *   [--envs B] [--crowd gpu|cpu] [--seeds N] [--shard i/n|auto [--shards N]] [--out DIR] [--headed] [--gpu] [--fresh] [--remote-wait S]`
+ *   [--envs B] [--crowd gpu|cpu] [--seeds N] [--shard i/n|auto [--shards N]] [--out DIR] [--headed] [--gpu] [--fresh] [--remote-wait S] [--stats]`
  *
  * Runs a scenario suite in headless Chromium and writes, as each episode finishes, one JSON line to
  * DIR/episodes.jsonl (a rerun with the same DIR resumes where it stopped); ends with a summary table
@@ -21,7 +21,8 @@ import { episodeBackdrop } from '../bench/backdrop';
 import { appendResult, episodeKey, parseShard, readResults, shardFromEnvironment, type EpisodeRecord } from '../bench/results-log';
 import { planJobs } from '../bench/plan';
 import { parseScenarios, type Scenario } from '../sim/scenario';
-import type { BenchRequest } from '../bench/headless-api';
+import type { BenchRequest, BenchStats } from '../bench/headless-api';
+import { NO_GPU_WORK, statsLine } from '../gpu/gpu-stats';
 import { parsePolicyManifest, type PolicyManifest } from '../policy/manifest';
 import { parseRelayPolicy, RemotePolicyServer } from '../policy/remote-server';
 import { parseSceneFile, SceneFileError } from '../world/bake/scene-file';
@@ -139,11 +140,12 @@ const program = new Command('bench')
   .option('--fresh', 'discard earlier results in the output directory instead of resuming')
   .option('--headed', 'show the browser window')
   .option('--gpu', "use the machine's GPU instead of SwiftShader")
-  .option('--remote-wait <s>', 'seconds to wait for a remote policy process to connect', positiveInt(86_400), 300);
+  .option('--remote-wait <s>', 'seconds to wait for a remote policy process to connect', positiveInt(86_400), 300)
+  .option('--stats', 'print one line of GPU work per control step (submissions, compute and render passes, bytes read back) and the pipelines created');
 
 runCli(async () => {
   program.parse();
-  const o = program.opts<{ suite: string; policy: string[]; envs: number; crowd: 'gpu' | 'cpu'; seeds?: number; shard?: string; shards?: number; out?: string; fresh?: boolean; headed?: boolean; gpu?: boolean; remoteWait: number }>();
+  const o = program.opts<{ suite: string; policy: string[]; envs: number; crowd: 'gpu' | 'cpu'; seeds?: number; shard?: string; shards?: number; out?: string; fresh?: boolean; headed?: boolean; gpu?: boolean; remoteWait: number; stats?: boolean }>();
   const policies = o.policy.map(parsePolicy);
   const scenarios = loadSuite(o.suite);
   const seeds = o.seeds ?? (o.suite === 'smoke' ? 1 : 5);
@@ -165,6 +167,7 @@ runCli(async () => {
   }
   const progress = new BenchProgress(jobs.length, mine.length - jobs.length);
   let adapter = 'not started';
+  let stats: BenchStats | undefined;
   if (jobs.length > 0) {
     // Relays first, so the model process can connect while Chromium starts.
     const relays: Relay[] = [];
@@ -184,8 +187,8 @@ runCli(async () => {
         const scenes = await serveScenes(h.serveFile, jobs.map((j) => j.scenario), policies.some((p) => p !== 'expert'));
         for (const r of relays) await r.ready;
         const remotes = Object.fromEntries(relays.map((r) => [r.policy, { url: r.server.url, token: r.server.token }]));
-        const req: BenchRequest = { jobs, envs: o.envs, crowd: o.crowd, modelFiles, remotes, scenes };
-        adapter = (await h.call('runBenchEpisodes', req)).adapter;
+        const req: BenchRequest = { jobs, envs: o.envs, crowd: o.crowd, modelFiles, remotes, scenes, stats: o.stats };
+        ({ adapter, stats } = await h.call('runBenchEpisodes', req));
       });
     } finally {
       await Promise.all(relays.map((r) => r.server.close()));
@@ -210,4 +213,6 @@ runCli(async () => {
     }),
   );
   console.log(`wrote ${join(outDir, 'summary.json')} and ${join(outDir, 'report.html')}`);
+  // Only what ran in this invocation (a resumed run counts the episodes it ran, none when all were done).
+  if (o.stats) console.log(statsLine(stats ?? NO_GPU_WORK, stats?.controlSteps ?? 0));
 });

@@ -3,6 +3,7 @@
  * headless-api.ts, and by tests). Both backends measure every state with the same definitions
  * (crowd-metrics.ts) and stop at the first state in which every agent is at its goal.
  */
+import { submit } from '../gpu/gpu-stats';
 import { type RunSummary, type StateMetrics, summarize } from './crowd-metrics';
 import type { CrowdSpec } from './crowd-spec';
 import { GpuCrowd, STEP_SLOTS } from './gpu-crowd';
@@ -55,7 +56,7 @@ export async function runCrowd(
         const last = steps === maxSteps - crowd.stepCount;
         const encoder = device.createCommandEncoder({ label: 'runCrowd' });
         crowd.encode(encoder, steps, last);
-        device.queue.submit([encoder.finish()]);
+        submit(device, encoder);
         batches++;
         if (last || batches % 4 === 0) {
           // Readback on request: progress and the early stop read the per-state metrics.

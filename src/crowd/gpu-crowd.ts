@@ -20,6 +20,9 @@ import orcaCoreWgsl from '../../shaders/crowd/orca-core.wgsl?raw';
 import orcaWgsl from '../../shaders/crowd/orca.wgsl?raw';
 import { dispatchSize1d } from '../gpu/dispatch';
 import { PrefixScan } from '../gpu/prefix-scan';
+import { beginComputePass } from '../gpu/gpu-stats';
+import { createComputePipeline, deviceCached } from '../gpu/pipeline-cache';
+import { readBuffer } from '../gpu/readback';
 import { createShaderModule } from '../gpu/shader-loader';
 import { OVERLAP_TOLERANCE, type StateMetrics } from './crowd-metrics';
 import { type CrowdSpec, validateCrowdSpec } from './crowd-spec';
@@ -50,6 +53,49 @@ export interface GpuCrowdOptions {
 }
 
 const STORAGE = GPUBufferUsage.STORAGE;
+
+/**
+ * The crowd kernels (countAgents, scatterAgents, computeVelocities, measureState) and their bind
+ * group layouts (binding 0: a step's CrowdParams slot, by dynamic offset): compiled once per device
+ * and shared by every crowd on it.
+ */
+function crowdKernels(device: GPUDevice) {
+  return deviceCached(device, 'GpuCrowd', async () => {
+    const prelude = [crowdTypesWgsl, gridCellWgsl];
+    const [gridModule, orcaModule] = await Promise.all([
+      createShaderModule(device, 'crowd/neighbor-grid.wgsl', neighborGridWgsl, prelude),
+      createShaderModule(device, 'crowd/orca.wgsl', orcaWgsl, [...prelude, ...ORCA_PRELUDE]),
+    ]);
+    const entry = (binding: number, type: GPUBufferBindingType, hasDynamicOffset = false): GPUBindGroupLayoutEntry => ({
+      binding, visibility: GPUShaderStage.COMPUTE, buffer: { type, hasDynamicOffset, minBindingSize: binding === 0 ? P.size : 0 },
+    });
+    const gridLayout = device.createBindGroupLayout({
+      label: 'GpuCrowd.gridBindGroupLayout',
+      entries: [entry(0, 'uniform', true), entry(1, 'read-only-storage'), entry(2, 'read-only-storage'), entry(3, 'storage'), entry(4, 'storage'), entry(5, 'storage'), entry(6, 'storage')],
+    });
+    const orcaLayout = device.createBindGroupLayout({
+      label: 'GpuCrowd.orcaBindGroupLayout',
+      entries: [
+        entry(0, 'uniform', true), entry(1, 'read-only-storage'), entry(2, 'read-only-storage'), entry(3, 'storage'),
+        entry(4, 'read-only-storage'), entry(5, 'read-only-storage'), entry(6, 'read-only-storage'), entry(7, 'read-only-storage'), entry(8, 'storage'),
+      ],
+    });
+    const pipeline = (module: GPUShaderModule, layout: GPUBindGroupLayout, entryPoint: string, constants: Record<string, number>) =>
+      createComputePipeline(device, {
+        label: `GpuCrowd.${entryPoint}Pipeline`,
+        layout: device.createPipelineLayout({ label: `GpuCrowd.${entryPoint}Layout`, bindGroupLayouts: [layout] }),
+        compute: { module, entryPoint, constants },
+      });
+    const orcaConstants = { CROWD_WORKGROUP_SIZE, MAX_NEIGHBORS, MAX_OBSTACLE_NEIGHBORS };
+    const [count, scatter, orca, measure] = await Promise.all([
+      pipeline(gridModule, gridLayout, 'countAgents', { CROWD_WORKGROUP_SIZE }),
+      pipeline(gridModule, gridLayout, 'scatterAgents', { CROWD_WORKGROUP_SIZE }),
+      pipeline(orcaModule, orcaLayout, 'computeVelocities', orcaConstants),
+      pipeline(orcaModule, orcaLayout, 'measureState', orcaConstants),
+    ]);
+    return { gridLayout, orcaLayout, count, scatter, orca, measure };
+  });
+}
 
 /** ORCA crowd on the GPU (see the module comment). */
 export class GpuCrowd {
@@ -89,7 +135,7 @@ export class GpuCrowd {
   }
 
   /**
-   * Compiles the kernels and uploads the crowd.
+   * Uploads the crowd (the kernels are compiled once per device).
    *
    * @throws Error naming the agent when its maxNeighbors exceeds {@link MAX_NEIGHBORS}, from
    *   validateCrowdSpec / buildObstacleVertices on bad input, and on an empty crowd.
@@ -107,37 +153,8 @@ export class GpuCrowd {
     const { vertices, envRanges } = buildObstacleVertices(spec.obstacles, spec.envCount);
     const cellCount = spec.envCount * grid.width * grid.height;
 
-    const prelude = [crowdTypesWgsl, gridCellWgsl];
-    const [gridModule, orcaModule] = await Promise.all([
-      createShaderModule(device, 'crowd/neighbor-grid.wgsl', neighborGridWgsl, prelude),
-      createShaderModule(device, 'crowd/orca.wgsl', orcaWgsl, [...prelude, ...ORCA_PRELUDE]),
-    ]);
-    const entry = (binding: number, type: GPUBufferBindingType, hasDynamicOffset = false): GPUBindGroupLayoutEntry => ({
-      binding, visibility: GPUShaderStage.COMPUTE, buffer: { type, hasDynamicOffset, minBindingSize: binding === 0 ? P.size : 0 },
-    });
-    const gridLayout = device.createBindGroupLayout({
-      label: `${label}.gridBindGroupLayout`,
-      entries: [entry(0, 'uniform', true), entry(1, 'read-only-storage'), entry(2, 'read-only-storage'), entry(3, 'storage'), entry(4, 'storage'), entry(5, 'storage'), entry(6, 'storage')],
-    });
-    const orcaLayout = device.createBindGroupLayout({
-      label: `${label}.orcaBindGroupLayout`,
-      entries: [
-        entry(0, 'uniform', true), entry(1, 'read-only-storage'), entry(2, 'read-only-storage'), entry(3, 'storage'),
-        entry(4, 'read-only-storage'), entry(5, 'read-only-storage'), entry(6, 'read-only-storage'), entry(7, 'read-only-storage'), entry(8, 'storage'),
-      ],
-    });
-    const pipeline = (module: GPUShaderModule, layout: GPUBindGroupLayout, entryPoint: string, constants: Record<string, number>) =>
-      device.createComputePipelineAsync({
-        label: `${label}.${entryPoint}Pipeline`,
-        layout: device.createPipelineLayout({ label: `${label}.${entryPoint}Layout`, bindGroupLayouts: [layout] }),
-        compute: { module, entryPoint, constants },
-      });
-    const orcaConstants = { CROWD_WORKGROUP_SIZE, MAX_NEIGHBORS, MAX_OBSTACLE_NEIGHBORS };
-    const [count, scatter, orca, measure, scan] = await Promise.all([
-      pipeline(gridModule, gridLayout, 'countAgents', { CROWD_WORKGROUP_SIZE }),
-      pipeline(gridModule, gridLayout, 'scatterAgents', { CROWD_WORKGROUP_SIZE }),
-      pipeline(orcaModule, orcaLayout, 'computeVelocities', orcaConstants),
-      pipeline(orcaModule, orcaLayout, 'measureState', orcaConstants),
+    const [{ gridLayout, orcaLayout, count, scatter, orca, measure }, scan] = await Promise.all([
+      crowdKernels(device),
       PrefixScan.create(device, cellCount + 1, `${label}.cellScan`),
     ]);
 
@@ -203,7 +220,7 @@ export class GpuCrowd {
     const run = (slot: number, last: GPUComputePipeline) => {
       const offset = [slot * this.paramsStride];
       encoder.clearBuffer(this.cellCounts, 0, (this.cellCount + 1) * 4);
-      const pass = encoder.beginComputePass({ label: `${this.label}.step` });
+      const pass = beginComputePass(this.device, encoder, { label: `${this.label}.step` });
       pass.setPipeline(this.pipelines.count);
       pass.setBindGroup(0, this.gridBindGroups[this.parity], offset);
       pass.dispatchWorkgroups(...groups);
@@ -282,14 +299,7 @@ export class GpuCrowd {
     this.device.queue.writeBuffer(this.params, 0, data);
   }
 
-  private async read(buffer: GPUBuffer, size: number): Promise<ArrayBuffer> {
-    const staging = this.device.createBuffer({ label: `${this.label}.readback`, size, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
-    const encoder = this.device.createCommandEncoder({ label: `${this.label}.readback` });
-    encoder.copyBufferToBuffer(buffer, 0, staging, 0, size);
-    this.device.queue.submit([encoder.finish()]);
-    await staging.mapAsync(GPUMapMode.READ);
-    const out = staging.getMappedRange().slice(0);
-    staging.destroy();
-    return out;
+  private read(buffer: GPUBuffer, size: number): Promise<ArrayBuffer> {
+    return readBuffer(this.device, buffer, 0, size, `${this.label}.readback`);
   }
 }

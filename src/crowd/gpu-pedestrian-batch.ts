@@ -41,6 +41,8 @@ import type { PedestrianSpec } from '../sim/scenario';
 import type { PedestrianDisc } from '../robot/failure-monitor';
 import type { RobotState } from '../robot/unicycle';
 import { dispatchSize1d } from '../gpu/dispatch';
+import { beginComputePass, mapForReading, submit } from '../gpu/gpu-stats';
+import { cacheKey, createComputePipeline, deviceCached } from '../gpu/pipeline-cache';
 import { createShaderModule } from '../gpu/shader-loader';
 import { CROWD_WORKGROUP_SIZE, MAX_OBSTACLE_NEIGHBORS, MAX_NEIGHBORS, ORCA_LINE_CAPACITY, ORCA_PRELUDE } from './gpu-crowd';
 import {
@@ -81,6 +83,26 @@ interface SlotInfo {
 const STORAGE = GPUBufferUsage.STORAGE;
 const kindIndex = (behaviour: PedestrianSpec['behaviour']) => PEDESTRIAN_KINDS.indexOf(behaviour);
 
+/**
+ * The behaviour kernels (updateBehaviours, computeVelocities, integrate) for one set of override
+ * constants (slot and pedestrian counts, ORCA tuning), with their bind group layout: compiled once
+ * per device and constants, shared by every batch on the device.
+ */
+function behaviourKernels(device: GPUDevice, constants: Record<string, number>) {
+  return deviceCached(device, cacheKey('GpuPedestrianBatch', constants), async () => {
+    const module = await createShaderModule(device, 'crowd/behaviours.wgsl', behavioursWgsl, [crowdTypesWgsl, pedestrianTypesWgsl, ...ORCA_PRELUDE]);
+    const readOnly = new Set([0, 1, 4, 6]);
+    const layout = device.createBindGroupLayout({
+      label: 'GpuPedestrianBatch.bindGroupLayout',
+      entries: Array.from({ length: 8 }, (_, binding) => ({ binding, visibility: GPUShaderStage.COMPUTE, buffer: { type: readOnly.has(binding) ? 'read-only-storage' : 'storage' } as GPUBufferBindingLayout })),
+    });
+    const pipelineLayout = device.createPipelineLayout({ label: 'GpuPedestrianBatch.pipelineLayout', bindGroupLayouts: [layout] });
+    const pipeline = (entryPoint: string) => createComputePipeline(device, { label: `GpuPedestrianBatch.${entryPoint}`, layout: pipelineLayout, compute: { module, entryPoint, constants } });
+    const [behaviours, velocities, integrate] = await Promise.all([pipeline('updateBehaviours'), pipeline('computeVelocities'), pipeline('integrate')]);
+    return { layout, behaviours, velocities, integrate };
+  });
+}
+
 /** Pedestrian behaviours + ORCA for B slots on the GPU (see the module comment). */
 export class GpuPedestrianBatch implements PedestrianBatch {
   readonly backend = 'gpu' as const;
@@ -117,7 +139,8 @@ export class GpuPedestrianBatch implements PedestrianBatch {
   }
 
   /**
-   * Compiles the kernels and allocates every slot's buffers (all slots start empty).
+   * Allocates every slot's buffers (all slots start empty); the kernels are compiled once per device
+   * and override constants.
    *
    * @throws RangeError when `slots`, `maxPedestriansPerSlot` or `maxObstacleVerticesPerSlot` is not
    *   a positive integer; Error when WGSL compilation fails.
@@ -133,21 +156,13 @@ export class GpuPedestrianBatch implements PedestrianBatch {
     if (PEDESTRIAN_ORCA.maxNeighbors > MAX_NEIGHBORS || PEDESTRIAN_ORCA.maxNeighbors + MAX_OBSTACLE_NEIGHBORS > ORCA_LINE_CAPACITY) {
       throw new Error('GpuPedestrianBatch.create: ORCA line capacity too small');
     }
-    const module = await createShaderModule(device, 'crowd/behaviours.wgsl', behavioursWgsl, [crowdTypesWgsl, pedestrianTypesWgsl, ...ORCA_PRELUDE]);
     const constants: Record<string, number> = {
       CROWD_WORKGROUP_SIZE, SLOT_COUNT: slots, PEDS_PER_SLOT: peds, PATH_CAPACITY: routePoints, MAX_OBSTACLE_NEIGHBORS,
       PED_MAX_NEIGHBORS: PEDESTRIAN_ORCA.maxNeighbors, PED_RADIUS: PEDESTRIAN_RADIUS, ROBOT_RADIUS: ROBOT_DISC_RADIUS,
       MAX_SPEED: PEDESTRIAN_ORCA.maxSpeed, TIME_HORIZON: PEDESTRIAN_ORCA.timeHorizon, TIME_HORIZON_OBST: PEDESTRIAN_ORCA.timeHorizonObst,
       NEIGHBOR_DIST: PEDESTRIAN_ORCA.neighborDist,
     };
-    const readOnly = new Set([0, 1, 4, 6]);
-    const layout = device.createBindGroupLayout({
-      label: `${label}.bindGroupLayout`,
-      entries: Array.from({ length: 8 }, (_, binding) => ({ binding, visibility: GPUShaderStage.COMPUTE, buffer: { type: readOnly.has(binding) ? 'read-only-storage' : 'storage' } as GPUBufferBindingLayout })),
-    });
-    const pipelineLayout = device.createPipelineLayout({ label: `${label}.pipelineLayout`, bindGroupLayouts: [layout] });
-    const pipeline = (entryPoint: string) => device.createComputePipelineAsync({ label: `${label}.${entryPoint}`, layout: pipelineLayout, compute: { module, entryPoint, constants } });
-    const [behaviours, velocities, integrate] = await Promise.all([pipeline('updateBehaviours'), pipeline('computeVelocities'), pipeline('integrate')]);
+    const { layout, behaviours, velocities, integrate } = await behaviourKernels(device, constants);
 
     const n = slots * peds;
     const make = (field: string, size: number, usage = STORAGE | GPUBufferUsage.COPY_DST) => device.createBuffer({ label: `${label}.${field}`, size: Math.max(16, Math.ceil(size / 4) * 4), usage });
@@ -298,7 +313,7 @@ export class GpuPedestrianBatch implements PedestrianBatch {
     try {
       this.device.queue.writeBuffer(this.buffers.slots, 0, this.slotData);
       const encoder = this.device.createCommandEncoder({ label: `${this.label}.step` });
-      const pass = encoder.beginComputePass({ label: `${this.label}.step` });
+      const pass = beginComputePass(this.device, encoder, { label: `${this.label}.step` });
       pass.setBindGroup(0, this.bindGroup);
       pass.setPipeline(this.pipelines.behaviours);
       pass.dispatchWorkgroups(...this.groups.slots);
@@ -308,8 +323,8 @@ export class GpuPedestrianBatch implements PedestrianBatch {
       pass.dispatchWorkgroups(...this.groups.peds);
       pass.end();
       encoder.copyBufferToBuffer(this.buffers.kinematics, 0, this.buffers.staging, 0, this.mirror.byteLength);
-      this.device.queue.submit([encoder.finish()]);
-      await this.buffers.staging.mapAsync(GPUMapMode.READ, 0, this.mirror.byteLength);
+      submit(this.device, encoder);
+      await mapForReading(this.device, this.buffers.staging, 0, this.mirror.byteLength);
       new Uint8Array(this.mirror).set(new Uint8Array(this.buffers.staging.getMappedRange(0, this.mirror.byteLength)));
       this.buffers.staging.unmap();
       for (const [slot, initial] of this.loadedInFlight) new Uint8Array(this.mirror, slot * this.maxPedestriansPerSlot * K.size, initial.byteLength).set(initial);

@@ -6,6 +6,8 @@
 import cameraWgsl from '../../shaders/common/camera.wgsl?raw';
 import quadWgsl from '../../shaders/gpu/opaque-quad.wgsl?raw';
 import { CAMERA_LAYOUT, packCameraUniform, type CameraModel, type Vec3 } from './camera';
+import { beginRenderPass } from './gpu-stats';
+import { cacheKey, createRenderPipeline, deviceCached } from './pipeline-cache';
 import { createShaderModule } from './shader-loader';
 
 /** Byte layout of WGSL `Quad`: four vec4f corners then a vec4f colour. */
@@ -30,15 +32,18 @@ export class OpaqueQuadPass {
     });
   }
 
+  /** Allocates the pass's uniforms; its pipeline is compiled once per device and target formats. */
   static async create(device: GPUDevice, colorFormat: GPUTextureFormat, depthFormat: GPUTextureFormat): Promise<OpaqueQuadPass> {
-    const module = await createShaderModule(device, 'gpu/opaque-quad.wgsl', quadWgsl, [cameraWgsl]);
-    const pipeline = await device.createRenderPipelineAsync({
-      label: 'OpaqueQuadPass.pipeline',
-      layout: 'auto',
-      vertex: { module, entryPoint: 'vertexMain' },
-      fragment: { module, entryPoint: 'fragmentMain', targets: [{ format: colorFormat }] },
-      primitive: { topology: 'triangle-strip' },
-      depthStencil: { format: depthFormat, depthWriteEnabled: true, depthCompare: 'less' },
+    const pipeline = await deviceCached(device, cacheKey('OpaqueQuadPass', colorFormat, depthFormat), async () => {
+      const module = await createShaderModule(device, 'gpu/opaque-quad.wgsl', quadWgsl, [cameraWgsl]);
+      return createRenderPipeline(device, {
+        label: 'OpaqueQuadPass.pipeline',
+        layout: 'auto',
+        vertex: { module, entryPoint: 'vertexMain' },
+        fragment: { module, entryPoint: 'fragmentMain', targets: [{ format: colorFormat }] },
+        primitive: { topology: 'triangle-strip' },
+        depthStencil: { format: depthFormat, depthWriteEnabled: true, depthCompare: 'less' },
+      });
     });
     return new OpaqueQuadPass(device, pipeline);
   }
@@ -54,7 +59,7 @@ export class OpaqueQuadPass {
     [a, b, d, c].forEach((p, k) => data.set(p, k * 4));
     data.set(color, QUAD_LAYOUT.color / 4);
     this.device.queue.writeBuffer(this.quadBuffer, 0, data);
-    const pass = encoder.beginRenderPass({
+    const pass = beginRenderPass(this.device, encoder, {
       label: 'OpaqueQuadPass',
       colorAttachments: [{ view: target.color, loadOp: 'clear', clearValue: { r: 0, g: 0, b: 0, a: 0 }, storeOp: 'store' }],
       depthStencilAttachment: { view: target.depth, depthClearValue: 1, depthLoadOp: 'clear', depthStoreOp: 'store' },

@@ -9,6 +9,8 @@
  * 256³ = 16,777,216 elements; more levels are added as the capacity requires.
  */
 import prefixScanWgsl from '../../shaders/gpu/prefix-scan.wgsl?raw';
+import { beginComputePass } from './gpu-stats';
+import { createComputePipeline, deviceCached } from './pipeline-cache';
 import { createShaderModule } from './shader-loader';
 
 /** Invocations per workgroup, and elements per scanned block (WGSL `override` of the same name). */
@@ -36,11 +38,43 @@ export function workgroupGrid(workgroups: number, maxPerDimension: number): [num
 }
 
 /**
+ * The scan's shader module, bind group layout and pipelines (scanBlocks, addBlockSums): compiled once
+ * per device and shared by every {@link PrefixScan} on it.
+ */
+function prefixScanKernels(device: GPUDevice) {
+  return deviceCached(device, 'PrefixScan', async () => {
+    const module = await createShaderModule(device, 'gpu/prefix-scan.wgsl', prefixScanWgsl);
+    const storage = { type: 'storage' } as const;
+    const bindGroupLayout = device.createBindGroupLayout({
+      label: 'PrefixScan.bindGroupLayout',
+      entries: [
+        { binding: 0, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'uniform' } },
+        { binding: 1, visibility: GPUShaderStage.COMPUTE, buffer: storage },
+        { binding: 2, visibility: GPUShaderStage.COMPUTE, buffer: storage },
+      ],
+    });
+    const layout = device.createPipelineLayout({ label: 'PrefixScan.pipelineLayout', bindGroupLayouts: [bindGroupLayout] });
+    const constants = { PREFIX_SCAN_WORKGROUP_SIZE };
+    const [scanBlocksPipeline, addBlockSumsPipeline] = await Promise.all(
+      (['scanBlocks', 'addBlockSums'] as const).map((entryPoint) =>
+        createComputePipeline(device, {
+          label: `PrefixScan.${entryPoint}Pipeline`,
+          layout,
+          compute: { module, entryPoint, constants },
+        }),
+      ),
+    );
+    return { bindGroupLayout, scanBlocksPipeline, addBlockSumsPipeline };
+  });
+}
+
+/**
  * Exclusive prefix sum, in place, of the first `count` u32 of a storage buffer.
  *
  * Owns the block-sum buffer of every level (level k's block sums are level k+1's data; the top
  * level's single sum, the total, lands in the last one), one uniform buffer per level holding that
- * level's element count, both pipelines and the bind groups. `encode` records only; uniforms are
+ * level's element count and the bind groups; the pipelines are shared by every scan on the device
+ * (pipeline-cache.ts). `encode` records only; uniforms are
  * written with `queue.writeBuffer` when the count changes, so all scans encoded into one submission
  * must use the same count.
  */
@@ -69,7 +103,7 @@ export class PrefixScan {
   ) {}
 
   /**
-   * Compiles the kernels and allocates the level buffers for up to `capacity` elements.
+   * Allocates the level buffers for up to `capacity` elements (the kernels are compiled once per device).
    *
    * @param label Prefix of every GPU object's label (`label.field`).
    * @param maxWorkgroupsPerDimension Defaults to the device limit; tests lower it to exercise the
@@ -91,27 +125,7 @@ export class PrefixScan {
           `maxStorageBufferBindingSize ${device.limits.maxStorageBufferBindingSize}`,
       );
     }
-    const module = await createShaderModule(device, 'gpu/prefix-scan.wgsl', prefixScanWgsl);
-    const storage = { type: 'storage' } as const;
-    const bindGroupLayout = device.createBindGroupLayout({
-      label: `${label}.bindGroupLayout`,
-      entries: [
-        { binding: 0, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'uniform' } },
-        { binding: 1, visibility: GPUShaderStage.COMPUTE, buffer: storage },
-        { binding: 2, visibility: GPUShaderStage.COMPUTE, buffer: storage },
-      ],
-    });
-    const layout = device.createPipelineLayout({ label: `${label}.pipelineLayout`, bindGroupLayouts: [bindGroupLayout] });
-    const constants = { PREFIX_SCAN_WORKGROUP_SIZE };
-    const [scanBlocksPipeline, addBlockSumsPipeline] = await Promise.all(
-      (['scanBlocks', 'addBlockSums'] as const).map((entryPoint) =>
-        device.createComputePipelineAsync({
-          label: `${label}.${entryPoint}Pipeline`,
-          layout,
-          compute: { module, entryPoint, constants },
-        }),
-      ),
-    );
+    const { bindGroupLayout, scanBlocksPipeline, addBlockSumsPipeline } = await prefixScanKernels(device);
     const sizes = scanLevelSizes(capacity);
     const blockSums = sizes.map((size, k) =>
       device.createBuffer({
@@ -147,7 +161,7 @@ export class PrefixScan {
 
   /** Records the scan into a new compute pass of `encoder`; see {@link encodePass}. */
   encode(encoder: GPUCommandEncoder, data: GPUBuffer, count: number): void {
-    const pass = encoder.beginComputePass({ label: `${this.label}.pass` });
+    const pass = beginComputePass(this.device, encoder, { label: `${this.label}.pass` });
     this.encodePass(pass, data, count);
     pass.end();
   }

@@ -9,6 +9,8 @@
  * Chrome quantises timestamps to 100 µs unless started with
  * `--enable-dawn-features=allow_unsafe_apis`; the README's profiling section says so.
  */
+import { mapForReading, submit } from './gpu-stats';
+
 export class GpuProfiler {
   readonly enabled: boolean;
   private readonly querySet: GPUQuerySet | null;
@@ -62,7 +64,7 @@ export class GpuProfiler {
   async submitTimed(encoder: GPUCommandEncoder): Promise<{ wallMs: number; spans: Map<string, number> | null }> {
     this.resolve(encoder);
     const t0 = performance.now();
-    this.device.queue.submit([encoder.finish()]);
+    submit(this.device, encoder);
     await this.device.queue.onSubmittedWorkDone();
     const wallMs = performance.now() - t0;
     return { wallMs, spans: await this.read() };
@@ -77,7 +79,7 @@ export class GpuProfiler {
     const p = this.pending;
     if (!p) return null;
     this.pending = null;
-    await p.buffer.mapAsync(GPUMapMode.READ);
+    await mapForReading(this.device, p.buffer);
     const t = new BigInt64Array(p.buffer.getMappedRange(0, p.names.length * 16).slice(0));
     p.buffer.unmap();
     this.readbackPool.push(p.buffer);

@@ -134,19 +134,21 @@ describe('RadixSort', () => {
     });
   });
 
-  it('sorts two buffer pairs encoded into one submission (same count)', async () => {
+  it('sorts buffer pairs encoded into one submission, with the same and with different CPU counts', async () => {
     await withDevice(async (device) => {
       const s = await sorter(device);
       const next = rng(5);
-      const inputs = [0, 1].map(() => Uint32Array.from({ length: 3000 }, () => next()));
+      // Each CPU count has its own slot (dynamic offset), so one submission may mix counts.
+      const counts = [3000, 3000, 1200, 257];
+      const inputs = counts.map((n) => Uint32Array.from({ length: n }, () => next()));
       const buffers = inputs.map((keys) => [upload(device, keys, 'test.keys'), upload(device, Uint32Array.from(keys, (_, i) => i), 'test.values')]);
       const encoder = device.createCommandEncoder();
-      for (const [keys, values] of buffers) s.encode(encoder, keys, values, 3000);
+      for (const [k, [keys, values]] of buffers.entries()) s.encode(encoder, keys, values, counts[k]);
       device.queue.submit([encoder.finish()]);
       for (const [k, [keys, values]] of buffers.entries()) {
         const want = sortedPairs(inputs[k]);
-        expectSameArray(`keys of pair ${k}`, await readBack(device, keys, 3000), want.keys);
-        expectSameArray(`values of pair ${k}`, await readBack(device, values, 3000), want.values);
+        expectSameArray(`keys of pair ${k}`, await readBack(device, keys, counts[k]), want.keys);
+        expectSameArray(`values of pair ${k}`, await readBack(device, values, counts[k]), want.values);
         keys.destroy();
         values.destroy();
       }

@@ -16,6 +16,8 @@
  * the earlier split-sort kernel (`SplitRadixSort`) is kept as a second reference in tests.
  */
 import radixSortWgsl from '../../shaders/gpu/radix-sort.wgsl?raw';
+import { beginComputePass } from './gpu-stats';
+import { createComputePipeline, deviceCached } from './pipeline-cache';
 import { PrefixScan } from './prefix-scan';
 import { createShaderModule } from './shader-loader';
 
@@ -36,8 +38,40 @@ export const KEY_BITS = 32;
 export const SORT_PARAMS_LAYOUT = { size: 32, shift: 0, maxBlocks: 4, maxWorkgroupsX: 12, capacity: 16 } as const;
 const MAX_PASSES = Math.ceil(KEY_BITS / RADIX_BITS);
 
+/** CPU counts one sort can hold at once: sorts encoded into one submission may use this many different CPU counts. */
+export const SORT_COUNT_SLOTS = 16;
+
+/** Bytes between CPU count slots (a valid dynamic storage offset on `device`). */
+const countSlotStride = (device: GPUDevice) => Math.max(256, device.limits.minStorageBufferOffsetAlignment);
+
 /** Where `encode` reads the element count: a number known on the CPU, or the first u32 of a GPU buffer. */
 export type SortCount = number | GPUBuffer;
+
+/**
+ * The sort's shader module, bind group layouts and pipelines (prepare, histogramBlocks, scatter):
+ * compiled once per device and shared by every {@link RadixSort} on it.
+ */
+function radixSortKernels(device: GPUDevice) {
+  return deviceCached(device, 'RadixSort', async () => {
+    const module = await createShaderModule(device, 'gpu/radix-sort.wgsl', radixSortWgsl);
+    // Binding 6, the count, takes a dynamic offset: one of the CPU count slots, or 0 for a GPU count buffer.
+    const entry = (binding: number, type: GPUBufferBindingType): GPUBindGroupLayoutEntry => ({ binding, visibility: GPUShaderStage.COMPUTE, buffer: { type, hasDynamicOffset: binding === 6 } });
+    const blocks = device.createBindGroupLayout({
+      label: 'RadixSort.blocksLayout',
+      entries: [entry(0, 'uniform'), entry(1, 'read-only-storage'), entry(2, 'read-only-storage'), entry(3, 'storage'), entry(4, 'storage'), entry(5, 'storage'), entry(6, 'read-only-storage'), entry(8, 'storage')],
+    });
+    const prepare = device.createBindGroupLayout({ label: 'RadixSort.prepareLayout', entries: [entry(0, 'uniform'), entry(6, 'read-only-storage'), entry(7, 'storage')] });
+    const constants = { RADIX_SORT_WORKGROUP_SIZE, KEYS_PER_THREAD, RADIX_BITS, RADIX_SIZE };
+    const pipeline = (entryPoint: string, layout: GPUBindGroupLayout) =>
+      createComputePipeline(device, {
+        label: `RadixSort.${entryPoint}`,
+        layout: device.createPipelineLayout({ label: `RadixSort.${entryPoint}Layout`, bindGroupLayouts: [layout] }),
+        compute: { module, entryPoint, constants },
+      });
+    const [preparePipeline, histogramPipeline, scatterPipeline] = await Promise.all([pipeline('prepare', prepare), pipeline('histogramBlocks', blocks), pipeline('scatter', blocks)]);
+    return { layouts: { blocks, prepare }, pipelines: { prepare: preparePipeline, histogram: histogramPipeline, scatter: scatterPipeline } };
+  });
+}
 
 /**
  * Sorts up to `capacity` (key, value) pairs of u32, ascending by key and stable, in place.
@@ -47,15 +81,19 @@ export type SortCount = number | GPUBuffer;
  * `[d * maxBlocks + b]` = keys of block b with digit d, then after the scan the output index of
  * block b's first digit-d key), the segment offsets (`[(b * RADIX_SIZE + d) * WG + t]`: digit-d
  * keys of block b before segment t), one uniform per digit pass (written once, at creation), the
- * indirect dispatch arguments, a count buffer for CPU counts, the scan, and the pipelines.
+ * indirect dispatch arguments, {@link SORT_COUNT_SLOTS} slots for CPU counts and the scan; the pipelines are shared by
+ * every sort on the device (pipeline-cache.ts).
  *
  * After an even number of passes (2 for 16-bit keys) the sorted pairs are back in the caller's
  * buffers; after an odd number they are copied back. A CPU count is written with
- * `queue.writeBuffer` at encode time, so sorts with CPU counts encoded into one submission must
- * share the count; sorts with GPU counts have no such limit.
+ * `queue.writeBuffer` at encode time into a slot of its own (the slot already holding that count, or
+ * the next one round-robin), selected by a dynamic offset, so sorts encoded into one submission may
+ * use up to {@link SORT_COUNT_SLOTS} different CPU counts; sorts with GPU counts have no such limit.
  */
 export class RadixSort {
-  private cpuCount = -1;
+  /** The CPU count in each slot of `countBuffer` (−1: none yet), and the slot the next new count takes. */
+  private readonly cpuCounts: number[] = new Array(SORT_COUNT_SLOTS).fill(-1);
+  private nextCountSlot = 0;
   private bindings: { blocks: GPUBindGroup[]; prepare: GPUBindGroup; keys: GPUBuffer; values: GPUBuffer; count: GPUBuffer }[] = [];
   private destroyed = false;
 
@@ -78,7 +116,7 @@ export class RadixSort {
   ) {}
 
   /**
-   * Compiles the kernels and allocates the scratch buffers for up to `capacity` pairs.
+   * Allocates the scratch buffers for up to `capacity` pairs (the kernels are compiled once per device).
    *
    * @param label Prefix of every GPU object's label (`RadixSort.keysTemp`, …).
    * @param maxWorkgroupsPerDimension Defaults to the device limit; tests lower it to exercise the
@@ -104,24 +142,8 @@ export class RadixSort {
           `maxStorageBufferBindingSize ${device.limits.maxStorageBufferBindingSize}`,
       );
     }
-    const module = await createShaderModule(device, 'gpu/radix-sort.wgsl', radixSortWgsl);
-    const entry = (binding: number, type: GPUBufferBindingType): GPUBindGroupLayoutEntry => ({ binding, visibility: GPUShaderStage.COMPUTE, buffer: { type } });
-    const blocks = device.createBindGroupLayout({
-      label: `${label}.blocksLayout`,
-      entries: [entry(0, 'uniform'), entry(1, 'read-only-storage'), entry(2, 'read-only-storage'), entry(3, 'storage'), entry(4, 'storage'), entry(5, 'storage'), entry(6, 'read-only-storage'), entry(8, 'storage')],
-    });
-    const prepare = device.createBindGroupLayout({ label: `${label}.prepareLayout`, entries: [entry(0, 'uniform'), entry(6, 'read-only-storage'), entry(7, 'storage')] });
-    const constants = { RADIX_SORT_WORKGROUP_SIZE, KEYS_PER_THREAD, RADIX_BITS, RADIX_SIZE };
-    const pipeline = (entryPoint: string, layout: GPUBindGroupLayout) =>
-      device.createComputePipelineAsync({
-        label: `${label}.${entryPoint}`,
-        layout: device.createPipelineLayout({ label: `${label}.${entryPoint}Layout`, bindGroupLayouts: [layout] }),
-        compute: { module, entryPoint, constants },
-      });
-    const [preparePipeline, histogramPipeline, scatterPipeline, histogramScan] = await Promise.all([
-      pipeline('prepare', prepare),
-      pipeline('histogramBlocks', blocks),
-      pipeline('scatter', blocks),
+    const [{ layouts, pipelines }, histogramScan] = await Promise.all([
+      radixSortKernels(device),
       PrefixScan.create(device, histogramLength, `${label}.histogramScan`, maxWorkgroupsPerDimension),
     ]);
     const storage = (field: string, size: number, extra = 0) => device.createBuffer({ label: `${label}.${field}`, size, usage: GPUBufferUsage.STORAGE | extra });
@@ -137,14 +159,14 @@ export class RadixSort {
     });
     return new RadixSort(
       device, capacity, label, maxBlocks,
-      { prepare: preparePipeline, histogram: histogramPipeline, scatter: scatterPipeline },
-      { blocks, prepare },
+      pipelines,
+      layouts,
       storage('keysTemp', capacity * 4, GPUBufferUsage.COPY_SRC),
       storage('valuesTemp', capacity * 4, GPUBufferUsage.COPY_SRC),
       storage('histogram', histogramLength * 4),
       storage('segmentOffsets', histogramLength * RADIX_SORT_WORKGROUP_SIZE * 4),
       storage('dispatchArgs', 12, GPUBufferUsage.INDIRECT),
-      storage('count', 4, GPUBufferUsage.COPY_DST),
+      storage('count', SORT_COUNT_SLOTS * countSlotStride(device), GPUBufferUsage.COPY_DST),
       params,
       histogramScan,
     );
@@ -198,25 +220,30 @@ export class RadixSort {
         throw new Error(`RadixSort.encode: ${name} buffer '${buffer.label}' holds ${buffer.size} bytes, needs ${copyLength * 4}`);
       }
     }
+    let countOffset = 0;
     if (typeof count === 'number') {
       if (count === 0) return;
-      if (count !== this.cpuCount) {
-        this.cpuCount = count;
-        this.device.queue.writeBuffer(this.countBuffer, 0, Uint32Array.of(count));
+      let slot = this.cpuCounts.indexOf(count);
+      if (slot < 0) {
+        slot = this.nextCountSlot;
+        this.nextCountSlot = (slot + 1) % SORT_COUNT_SLOTS;
+        this.cpuCounts[slot] = count;
+        this.device.queue.writeBuffer(this.countBuffer, slot * countSlotStride(this.device), Uint32Array.of(count));
       }
+      countOffset = slot * countSlotStride(this.device);
     }
     const bound = this.bind(keys, values, countBuffer);
-    const pass = encoder.beginComputePass({ label: `${this.label}.pass`, timestampWrites });
+    const pass = beginComputePass(this.device, encoder, { label: `${this.label}.pass`, timestampWrites });
     pass.setPipeline(this.pipelines.prepare);
-    pass.setBindGroup(0, bound.prepare);
+    pass.setBindGroup(0, bound.prepare, [countOffset]);
     pass.dispatchWorkgroups(1);
     for (let p = 0; p < passes; p++) {
       pass.setPipeline(this.pipelines.histogram);
-      pass.setBindGroup(0, bound.blocks[p]);
+      pass.setBindGroup(0, bound.blocks[p], [countOffset]);
       pass.dispatchWorkgroupsIndirect(this.dispatchArgs, 0);
       this.histogramScan.encodePass(pass, this.histogram, RADIX_SIZE * this.maxBlocks);
       pass.setPipeline(this.pipelines.scatter);
-      pass.setBindGroup(0, bound.blocks[p]);
+      pass.setBindGroup(0, bound.blocks[p], [countOffset]);
       pass.dispatchWorkgroupsIndirect(this.dispatchArgs, 0);
     }
     pass.end();
@@ -238,8 +265,9 @@ export class RadixSort {
   private bind(keys: GPUBuffer, values: GPUBuffer, countBuffer: GPUBuffer) {
     const cached = this.bindings.find((b) => b.keys === keys && b.values === values && b.count === countBuffer);
     if (cached) return cached;
+    // The count binding is one u32 at a dynamic offset (a CPU count slot, or 0 in a GPU count buffer).
     const group = (layout: GPUBindGroupLayout, entries: [number, GPUBuffer][], name: string) =>
-      this.device.createBindGroup({ label: `${this.label}.${name}`, layout, entries: entries.map(([binding, buffer]) => ({ binding, resource: { buffer } })) });
+      this.device.createBindGroup({ label: `${this.label}.${name}`, layout, entries: entries.map(([binding, buffer]) => ({ binding, resource: binding === 6 ? { buffer, size: 4 } : { buffer } })) });
     const blocks = this.params.map((params, p) => {
       const [keysIn, valuesIn, keysOut, valuesOut] =
         p % 2 === 0 ? [keys, values, this.keysTemp, this.valuesTemp] : [this.keysTemp, this.valuesTemp, keys, values];

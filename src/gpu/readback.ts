@@ -2,8 +2,29 @@
  * Texture readback for tests, the CLI and benchmarks (never in a frame loop).
  */
 import { fromHalfBits } from './half-float';
+import { mapForReading, submit } from './gpu-stats';
 
 const BYTES_PER_PIXEL: Record<string, number> = { rgba16float: 8, rgba8unorm: 4, bgra8unorm: 4, depth32float: 4 };
+
+/**
+ * Copies `size` bytes of `buffer` from `offset` to the CPU through a temporary staging buffer, in
+ * one submission (counted in gpu-stats.ts).
+ *
+ * @param buffer needs COPY_SRC usage; `offset` and `size` are bytes, multiples of 4.
+ * @throws Error (a validation error) when the usage or range is wrong.
+ */
+export async function readBuffer(device: GPUDevice, buffer: GPUBuffer, offset = 0, size = buffer.size - offset, label = 'readBuffer'): Promise<ArrayBuffer> {
+  const staging = device.createBuffer({ label: `${label}.staging`, size, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+  try {
+    const encoder = device.createCommandEncoder({ label });
+    encoder.copyBufferToBuffer(buffer, offset, staging, 0, size);
+    submit(device, encoder);
+    await mapForReading(device, staging);
+    return staging.getMappedRange().slice(0);
+  } finally {
+    staging.destroy();
+  }
+}
 
 /**
  * Copies a 2D texture to the CPU and returns its texels as tightly packed bytes (rows unpadded,
@@ -21,8 +42,8 @@ export async function readTextureBytes(device: GPUDevice, texture: GPUTexture): 
   const buffer = device.createBuffer({ label: 'readTexture.buffer', size: bytesPerRow * height, usage: GPUBufferUsage.COPY_DST | GPUBufferUsage.MAP_READ });
   const encoder = device.createCommandEncoder({ label: 'readTexture.encoder' });
   encoder.copyTextureToBuffer({ texture, aspect: format === 'depth32float' ? 'depth-only' : 'all' }, { buffer, bytesPerRow }, { width, height });
-  device.queue.submit([encoder.finish()]);
-  await buffer.mapAsync(GPUMapMode.READ);
+  submit(device, encoder);
+  await mapForReading(device, buffer);
   const src = new Uint8Array(buffer.getMappedRange());
   const out = new Uint8Array(rowBytes * height);
   for (let y = 0; y < height; y++) out.set(src.subarray(y * bytesPerRow, y * bytesPerRow + rowBytes), y * rowBytes);

@@ -22,6 +22,8 @@ import cameraWgsl from '../../shaders/common/camera.wgsl?raw';
 import typesWgsl from '../../shaders/humans/pedestrian-types.wgsl?raw';
 import pedestrianWgsl from '../../shaders/humans/pedestrian.wgsl?raw';
 import { CAMERA_LAYOUT, packCameraUniform, type CameraModel } from '../gpu/camera';
+import { beginRenderPass } from '../gpu/gpu-stats';
+import { cacheKey, createRenderPipeline, deviceCached } from '../gpu/pipeline-cache';
 import { createShaderModule } from '../gpu/shader-loader';
 import type { BodyModel } from './body-model';
 import {
@@ -48,6 +50,29 @@ export interface PedestrianTarget {
   clearColor: GPUColor | null;
   /** Clear depth to 1 first (default: same as whether clearColor is given). */
   clearDepth?: boolean;
+}
+
+/**
+ * The pedestrian pipeline for these target formats and a body of `vertexCount` vertices
+ * (VERTEX_COUNT override): compiled once per device, formats and vertex count, shared by every pass.
+ */
+function pedestrianPipeline(device: GPUDevice, colorFormat: GPUTextureFormat, depthFormat: GPUTextureFormat, vertexCount: number) {
+  return deviceCached(device, cacheKey('PedestrianPass', colorFormat, depthFormat, vertexCount), async () => {
+    const module = await createShaderModule(device, 'humans/pedestrian.wgsl', pedestrianWgsl, [cameraWgsl, typesWgsl]);
+    return createRenderPipeline(device, {
+      label: 'PedestrianPass.pipeline',
+      layout: 'auto',
+      vertex: {
+        module,
+        entryPoint: 'vertexMain',
+        constants: { VERTEX_COUNT: vertexCount },
+        buffers: [{ arrayStride: 8, stepMode: 'vertex', attributes: [{ shaderLocation: 0, offset: 0, format: 'uint32' }, { shaderLocation: 1, offset: 4, format: 'float32' }] }],
+      },
+      fragment: { module, entryPoint: 'fragmentMain', targets: [{ format: colorFormat }] },
+      primitive: { topology: 'triangle-list', cullMode: 'back', frontFace: 'ccw' },
+      depthStencil: { format: depthFormat, depthWriteEnabled: true, depthCompare: 'less' },
+    });
+  });
 }
 
 /** Draws skinned pedestrians (see the module doc). */
@@ -90,7 +115,8 @@ export class PedestrianPass {
   }
 
   /**
-   * Compiles the pipeline (VERTEX_COUNT = model.vertexCount) and allocates buffers.
+   * Allocates buffers; the pipeline (VERTEX_COUNT = model.vertexCount) is compiled once per device,
+   * formats and vertex count.
    *
    * @throws Error when `capacity` is not a positive integer or the WGSL fails to compile.
    */
@@ -99,20 +125,7 @@ export class PedestrianPass {
     if (!Number.isInteger(options.capacity) || options.capacity < 1) {
       throw new Error(`PedestrianPass.create: capacity ${options.capacity} is not a positive integer`);
     }
-    const module = await createShaderModule(device, 'humans/pedestrian.wgsl', pedestrianWgsl, [cameraWgsl, typesWgsl]);
-    const pipeline = await device.createRenderPipelineAsync({
-      label: `${label}.pipeline`,
-      layout: 'auto',
-      vertex: {
-        module,
-        entryPoint: 'vertexMain',
-        constants: { VERTEX_COUNT: options.model.vertexCount },
-        buffers: [{ arrayStride: 8, stepMode: 'vertex', attributes: [{ shaderLocation: 0, offset: 0, format: 'uint32' }, { shaderLocation: 1, offset: 4, format: 'float32' }] }],
-      },
-      fragment: { module, entryPoint: 'fragmentMain', targets: [{ format: options.colorFormat }] },
-      primitive: { topology: 'triangle-list', cullMode: 'back', frontFace: 'ccw' },
-      depthStencil: { format: options.depthFormat, depthWriteEnabled: true, depthCompare: 'less' },
-    });
+    const pipeline = await pedestrianPipeline(device, options.colorFormat, options.depthFormat, options.model.vertexCount);
     return new PedestrianPass(device, pipeline, options.model, options.capacity, label);
   }
 
@@ -168,7 +181,7 @@ export class PedestrianPass {
       this.boundVertices = skinnedVertices;
     }
     const clearDepth = target.clearDepth ?? target.clearColor !== null;
-    const pass = encoder.beginRenderPass({
+    const pass = beginRenderPass(this.device, encoder, {
       label: this.label,
       colorAttachments: [{ view: target.color, loadOp: target.clearColor ? 'clear' : 'load', clearValue: target.clearColor ?? undefined, storeOp: 'store' }],
       depthStencilAttachment: { view: target.depth, depthClearValue: 1, depthLoadOp: clearDepth ? 'clear' : 'load', depthStoreOp: 'store' },

@@ -28,10 +28,34 @@ import jointsWgsl from '../../shaders/humans/joints.wgsl?raw';
 import skinWgsl from '../../shaders/humans/skin.wgsl?raw';
 import typesWgsl from '../../shaders/humans/skinning-types.wgsl?raw';
 import { dispatchSize1d } from '../gpu/dispatch';
+import { beginComputePass } from '../gpu/gpu-stats';
+import { cacheKey, createComputePipeline, deviceCached } from '../gpu/pipeline-cache';
 import { createShaderModule } from '../gpu/shader-loader';
 import type { BodyModel } from './body-model';
 import { BodyModelBuffers } from './body-model-buffers';
 import { SKINNED_VERTEX_FLOATS, SKINNING_PARAMS_LAYOUT, SKINNING_WORKGROUP_SIZE, poseFloats } from './skinning-layout';
+
+/**
+ * The three skinning pipelines for a skeleton of `jointCount` joints (JOINT_COUNT override; layouts
+ * 'auto'): compiled once per device and joint count, shared by every skinner on the device.
+ */
+function skinningPipelines(device: GPUDevice, jointCount: number) {
+  return deviceCached(device, cacheKey('PedestrianSkinner', jointCount), async () => {
+    const constants = { SKINNING_WORKGROUP_SIZE, JOINT_COUNT: jointCount };
+    const pipeline = async (file: string, source: string, entryPoint: string) =>
+      createComputePipeline(device, {
+        label: `PedestrianSkinner.${entryPoint}Pipeline`,
+        layout: 'auto',
+        compute: { module: await createShaderModule(device, `humans/${file}`, source, [typesWgsl]), entryPoint, constants },
+      });
+    const [shape, joints, skin] = await Promise.all([
+      pipeline('shape.wgsl', shapeWgsl, 'shapeBlend'),
+      pipeline('joints.wgsl', jointsWgsl, 'forwardKinematics'),
+      pipeline('skin.wgsl', skinWgsl, 'skinVertices'),
+    ]);
+    return { shape, joints, skin };
+  });
+}
 
 /** Skins up to `capacity` pedestrians of one body model per `encode` (see the module doc for buffers). */
 export class PedestrianSkinner {
@@ -63,8 +87,8 @@ export class PedestrianSkinner {
   get skinningMatrices(): GPUBuffer { return this.buffers.skinningMatrices; }
 
   /**
-   * Compiles the three kernels (JOINT_COUNT = model.jointCount) and allocates buffers for up to
-   * `capacity` pedestrians.
+   * Allocates buffers for up to `capacity` pedestrians; the three kernels (JOINT_COUNT =
+   * model.jointCount) are compiled once per device and joint count.
    *
    * @param modelBuffers share one model upload between skinners; created (and owned) when absent.
    * @throws Error when `capacity` is not a positive integer, a buffer would exceed
@@ -104,18 +128,7 @@ export class PedestrianSkinner {
       poseFeature: storage('poseFeature', capacity * P),
       skinnedVertices: storage('skinnedVertices', capacity * V * SKINNED_VERTEX_FLOATS, GPUBufferUsage.VERTEX | GPUBufferUsage.COPY_SRC),
     };
-    const constants = { SKINNING_WORKGROUP_SIZE, JOINT_COUNT: J };
-    const pipeline = async (file: string, source: string, entryPoint: string) =>
-      device.createComputePipelineAsync({
-        label: `${label}.${entryPoint}Pipeline`,
-        layout: 'auto',
-        compute: { module: await createShaderModule(device, `humans/${file}`, source, [typesWgsl]), entryPoint, constants },
-      });
-    const [shape, joints, skin] = await Promise.all([
-      pipeline('shape.wgsl', shapeWgsl, 'shapeBlend'),
-      pipeline('joints.wgsl', jointsWgsl, 'forwardKinematics'),
-      pipeline('skin.wgsl', skinWgsl, 'skinVertices'),
-    ]);
+    const { shape, joints, skin } = await skinningPipelines(device, J);
     const bind = (name: string, p: GPUComputePipeline, list: GPUBuffer[]) =>
       device.createBindGroup({
         label: `${label}.${name}BindGroup`,
@@ -181,7 +194,7 @@ export class PedestrianSkinner {
     const P = this.modelBuffers.poseFeatureCount;
     this.device.queue.writeBuffer(this.buffers.params, 0, Uint32Array.of(V, B, count, P));
     const maxDim = this.device.limits.maxComputeWorkgroupsPerDimension;
-    const pass = encoder.beginComputePass({ label: `${this.label}.pass` });
+    const pass = beginComputePass(this.device, encoder, { label: `${this.label}.pass` });
     if (this.shapesDirty || count > this.shapedCount) {
       pass.setPipeline(this.pipelines.shape);
       pass.setBindGroup(0, this.bindGroups.shape);

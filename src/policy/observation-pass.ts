@@ -14,15 +14,18 @@
  * |----------|--------------------------------|----------------------------------------------------|
  * | `ring`   | [S, B, 3, H, W]                | last S resized/normalised frames, slot = step mod S |
  * | `input`  | [B, T, 3, H, W]                | model input, oldest context frame first            |
- * | `params[b]` (uniform) | ObservationParams (80 B) | crop/scale/sizes/mean/stdDev, env b, slot     |
+ * | `params` (uniform) | B slots of ObservationParams (80 B, slot stride {@link ObservationPass.paramsStride}) | crop/scale/sizes/mean/stdDev, env b, slot |
  *
  * S = (T − 1)·stride + 1, stride = manifest spacing × rate in control steps. Each `encode` is one
- * control step: a dispatch per environment writes slot `step mod S`, then B·T buffer copies gather
+ * control step: one write of the B parameter slots, a dispatch per environment (its slot selected
+ * by a dynamic offset) writes ring slot `step mod S`, then B·T buffer copies gather
  * the chronological context into `input` (the (slot, b) block of `ring` and the (b, t) block of
  * `input` are both 3·H·W contiguous floats). `input` has STORAGE usage, so onnxruntime-web reads it
  * with `Tensor.fromGpuBuffer`; `[B, 3T, H, W]` (ViNT's channel-stacked layout) is the same memory.
  */
 import observationWgsl from '../../shaders/policy/observation.wgsl?raw';
+import { beginComputePass } from '../gpu/gpu-stats';
+import { createComputePipeline, deviceCached } from '../gpu/pipeline-cache';
 import { createShaderModule } from '../gpu/shader-loader';
 import { configRingSlots, contextSlots, cropRect, type ObservationConfig } from './observation-reference';
 
@@ -47,6 +50,34 @@ export const OBSERVATION_PARAMS_LAYOUT = {
 } as const;
 
 /**
+ * The observation kernel's bind group layout (binding 0: one environment's parameter slot, by
+ * dynamic offset) and pipeline: compiled once per device and shared by every ObservationPass on it.
+ */
+function observationKernel(device: GPUDevice) {
+  return deviceCached(device, 'ObservationPass', async () => {
+    const module = await createShaderModule(device, 'policy/observation.wgsl', observationWgsl);
+    const layout = device.createBindGroupLayout({
+      label: 'ObservationPass.bindGroupLayout',
+      entries: [
+        { binding: 0, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'uniform', hasDynamicOffset: true, minBindingSize: OBSERVATION_PARAMS_LAYOUT.size } },
+        { binding: 1, visibility: GPUShaderStage.COMPUTE, texture: { sampleType: 'unfilterable-float' } },
+        { binding: 2, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'storage' } },
+      ],
+    });
+    const pipeline = await createComputePipeline(device, {
+      label: 'ObservationPass.pipeline',
+      layout: device.createPipelineLayout({ label: 'ObservationPass.pipelineLayout', bindGroupLayouts: [layout] }),
+      compute: {
+        module,
+        entryPoint: 'resizeNormalize',
+        constants: { WORKGROUP_SIZE_X: OBSERVATION_WORKGROUP_SIZE_X, WORKGROUP_SIZE_Y: OBSERVATION_WORKGROUP_SIZE_Y },
+      },
+    });
+    return { pipeline, layout };
+  });
+}
+
+/**
  * Resizes/normalises B frames per control step into a GPU ring and assembles the model input.
  * Constructor (`create`) allocates, `encode` records (the caller submits), `destroy` frees.
  */
@@ -57,9 +88,11 @@ export class ObservationPass {
   readonly ring: GPUBuffer;
   /** Ring size S. */
   readonly slots: number;
-  private readonly params: GPUBuffer[];
-  private readonly paramsData = new ArrayBuffer(OBSERVATION_PARAMS_LAYOUT.size);
-  private readonly bindGroups: WeakMap<GPUTexture, GPUBindGroup>[];
+  /** Bytes between environments' parameter slots in `params` (≥ 256 and the device's uniform offset alignment). */
+  readonly paramsStride: number;
+  private readonly params: GPUBuffer;
+  private readonly paramsData: ArrayBuffer;
+  private readonly bindGroups = new WeakMap<GPUTexture, GPUBindGroup>();
   private readonly pushed: number[];
   private newest = -1;
   private destroyed = false;
@@ -77,15 +110,14 @@ export class ObservationPass {
     const usage = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
     this.ring = device.createBuffer({ label: `${label}.ring`, size: this.slots * batch * plane, usage });
     this.input = device.createBuffer({ label: `${label}.input`, size: batch * config.frames * plane, usage });
-    this.params = Array.from({ length: batch }, (_, b) =>
-      device.createBuffer({ label: `${label}.params${b}`, size: OBSERVATION_PARAMS_LAYOUT.size, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST }),
-    );
-    this.bindGroups = Array.from({ length: batch }, () => new WeakMap());
+    this.paramsStride = Math.max(256, device.limits.minUniformBufferOffsetAlignment);
+    this.paramsData = new ArrayBuffer(this.paramsStride * batch);
+    this.params = device.createBuffer({ label: `${label}.params`, size: this.paramsData.byteLength, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
     this.pushed = new Array<number>(batch).fill(0);
   }
 
   /**
-   * Compiles the kernel and allocates the ring and input buffers.
+   * Allocates the ring, input and parameter buffers (the kernel is compiled once per device).
    *
    * @param batch B, environments per step.
    * @throws Error when batch, size or frame counts are not positive integers, a buffer would exceed
@@ -99,24 +131,7 @@ export class ObservationPass {
     if (ringBytes > device.limits.maxStorageBufferBindingSize) {
       throw new Error(`ObservationPass.create: ring needs ${ringBytes} bytes, above maxStorageBufferBindingSize ${device.limits.maxStorageBufferBindingSize}`);
     }
-    const module = await createShaderModule(device, 'policy/observation.wgsl', observationWgsl);
-    const layout = device.createBindGroupLayout({
-      label: `${label}.bindGroupLayout`,
-      entries: [
-        { binding: 0, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'uniform' } },
-        { binding: 1, visibility: GPUShaderStage.COMPUTE, texture: { sampleType: 'unfilterable-float' } },
-        { binding: 2, visibility: GPUShaderStage.COMPUTE, buffer: { type: 'storage' } },
-      ],
-    });
-    const pipeline = await device.createComputePipelineAsync({
-      label: `${label}.pipeline`,
-      layout: device.createPipelineLayout({ label: `${label}.pipelineLayout`, bindGroupLayouts: [layout] }),
-      compute: {
-        module,
-        entryPoint: 'resizeNormalize',
-        constants: { WORKGROUP_SIZE_X: OBSERVATION_WORKGROUP_SIZE_X, WORKGROUP_SIZE_Y: OBSERVATION_WORKGROUP_SIZE_Y },
-      },
-    });
+    const { pipeline, layout } = await observationKernel(device);
     return new ObservationPass(device, config, batch, label, pipeline, layout);
   }
 
@@ -141,28 +156,31 @@ export class ObservationPass {
     if (frames.length !== this.batch) throw new Error(`ObservationPass.encode: ${frames.length} frames for batch ${this.batch}`);
     this.newest = (this.newest + 1) % this.slots;
     const { width: W, height: H } = this.config;
-    const pass = encoder.beginComputePass({ label: `${this.label}.resizeNormalize` });
-    pass.setPipeline(this.pipeline);
-    for (let b = 0; b < this.batch; b++) {
-      const tex = frames[b];
+    frames.forEach((tex, b) => {
       if ((tex.usage & GPUTextureUsage.TEXTURE_BINDING) === 0) {
         throw new Error(`ObservationPass.encode: frame ${b} ('${tex.label}') lacks TEXTURE_BINDING usage`);
       }
       this.writeParams(b, tex);
-      let group = this.bindGroups[b].get(tex);
+    });
+    this.device.queue.writeBuffer(this.params, 0, this.paramsData);
+    const pass = beginComputePass(this.device, encoder, { label: `${this.label}.resizeNormalize` });
+    pass.setPipeline(this.pipeline);
+    for (let b = 0; b < this.batch; b++) {
+      const tex = frames[b];
+      let group = this.bindGroups.get(tex);
       if (!group) {
         group = this.device.createBindGroup({
-          label: `${this.label}.bindGroup${b}`,
+          label: `${this.label}.bindGroup`,
           layout: this.layout,
           entries: [
-            { binding: 0, resource: { buffer: this.params[b] } },
+            { binding: 0, resource: { buffer: this.params, size: OBSERVATION_PARAMS_LAYOUT.size } },
             { binding: 1, resource: tex.createView() },
             { binding: 2, resource: { buffer: this.ring } },
           ],
         });
-        this.bindGroups[b].set(tex, group);
+        this.bindGroups.set(tex, group);
       }
-      pass.setBindGroup(0, group);
+      pass.setBindGroup(0, group, [b * this.paramsStride]);
       pass.dispatchWorkgroups(Math.ceil(W / OBSERVATION_WORKGROUP_SIZE_X), Math.ceil(H / OBSERVATION_WORKGROUP_SIZE_Y));
     }
     pass.end();
@@ -177,12 +195,13 @@ export class ObservationPass {
     }
   }
 
+  /** Packs environment `b`'s ObservationParams into its slot of `paramsData` (written by `encode`). */
   private writeParams(b: number, tex: GPUTexture): void {
     const c = this.config;
     const rect = cropRect(tex.width, tex.height, c);
     const L = OBSERVATION_PARAMS_LAYOUT;
-    const f32 = new Float32Array(this.paramsData);
-    const u32 = new Uint32Array(this.paramsData);
+    const f32 = new Float32Array(this.paramsData, b * this.paramsStride, L.size / 4);
+    const u32 = new Uint32Array(this.paramsData, b * this.paramsStride, L.size / 4);
     f32.set([rect.x0, rect.y0], L.cropOrigin / 4);
     f32.set([rect.w / c.width, rect.h / c.height], L.scale / 4);
     u32.set([tex.width, tex.height], L.srcSize / 4);
@@ -190,7 +209,6 @@ export class ObservationPass {
     f32.set([...c.mean, 0], L.mean / 4);
     f32.set([...c.std, 1], L.stdDev / 4);
     u32.set([b, this.batch, this.newest, c.normalize ? 1 : 0], L.envIndex / 4);
-    this.device.queue.writeBuffer(this.params[b], 0, this.paramsData);
   }
 
   /** Frees the buffers; the pass cannot be used afterwards. */
@@ -198,6 +216,6 @@ export class ObservationPass {
     this.destroyed = true;
     this.ring.destroy();
     this.input.destroy();
-    for (const p of this.params) p.destroy();
+    this.params.destroy();
   }
 }

@@ -9,6 +9,7 @@
  * {@link ORT_RUN_QUEUE}.
  */
 import { DELIVERY_ROBOT, type RobotSpec } from '../robot/robot-spec';
+import { countReadback, submit } from '../gpu/gpu-stats';
 import { DiffusionNoise } from './diffusion-noise';
 import { observationDims, type PolicyManifest } from './manifest';
 import { checkModelAgainstManifest, ModelMismatchError } from './model-check';
@@ -142,11 +143,14 @@ export class OnnxPolicy implements Policy {
       feeds[m.goal.input] = this.goalTensor!;
     }
     if (this.noise && m.noise) feeds[m.noise.input] = new this.ort.Tensor('float32', this.noise.next(), [this.batch, ...m.noise.shape]);
-    this.device.queue.submit([encoder.finish()]);
+    submit(this.device, encoder);
     const outputs = await ORT_RUN_QUEUE.run(() => this.session.run(feeds, [m.output.name]));
     const out = outputs[m.output.name];
     try {
-      return Float32Array.from((await out.getData()) as Float32Array);
+      const data = Float32Array.from((await out.getData()) as Float32Array);
+      // onnxruntime-web downloads the output from the GPU: count it with Curbside's own readbacks.
+      countReadback(this.device, data.byteLength);
+      return data;
     } finally {
       out.dispose();
     }

@@ -8,6 +8,7 @@
  * observation pass, [B, T, 3, H, W] float32) and — the one place frames leave the GPU — reads it
  * back to send it.
  */
+import { mapForReading, submit } from '../gpu/gpu-stats';
 import { DELIVERY_ROBOT, type RobotSpec } from '../robot/robot-spec';
 import { parsePolicyManifest, type PolicyManifest } from './manifest';
 import { ObservationPass } from './observation-pass';
@@ -194,8 +195,8 @@ export class RemotePolicy implements Policy {
     const encoder = this.device.createCommandEncoder({ label: 'RemotePolicy.observation' });
     this.observation.encode(encoder, obs.frames);
     encoder.copyBufferToBuffer(this.observation.input, 0, this.staging, 0, this.staging.size);
-    this.device.queue.submit([encoder.finish()]);
-    await this.staging.mapAsync(GPUMapMode.READ);
+    submit(this.device, encoder);
+    await mapForReading(this.device, this.staging);
     const data = new Float32Array(this.staging.getMappedRange().slice(0));
     this.staging.unmap();
     const header = {

@@ -5,6 +5,7 @@
  * uniforms, sort buffers, pedestrian buffers and target, so B views encoded before one
  * `queue.submit` do not overwrite each other — and one bake cache per world shared by the slots.
  */
+import { submit } from '../gpu/gpu-stats';
 import type { SplatBackground } from '../splats/splat-background';
 import { ChunkedWorld } from '../world/bake/chunks';
 import type { World } from '../world/world';
@@ -101,7 +102,7 @@ export class CameraBatch {
   async render(views: readonly (CameraSlotView | null)[]): Promise<void> {
     const encoder = this.device.createCommandEncoder({ label: 'CameraBatch.render' });
     await this.encode(encoder, views);
-    this.device.queue.submit([encoder.finish()]);
+    submit(this.device, encoder);
   }
 
   destroy(): void {

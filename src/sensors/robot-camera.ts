@@ -14,6 +14,7 @@
  * sort buffers and target, so their views do not overwrite each other before the submit.
  */
 import { cameraModel, type PinholeCamera } from '../gpu/camera';
+import { submit } from '../gpu/gpu-stats';
 import { createProceduralBody } from '../humans/procedural-body';
 import { PedestrianPass } from '../humans/pedestrian-pass';
 import { PedestrianSkinner } from '../humans/pedestrian-skinner';
@@ -152,7 +153,7 @@ export class RobotCamera {
   async renderView(pinhole: PinholeCamera, pedestrians: readonly PedestrianView[], dt: number): Promise<void> {
     const encoder = this.device.createCommandEncoder({ label: 'RobotCamera.render' });
     await this.encodeView(encoder, pinhole, pedestrians, dt);
-    this.device.queue.submit([encoder.finish()]);
+    submit(this.device, encoder);
   }
 
   /**

@@ -2,6 +2,7 @@
  * One-shot offscreen rendering of a splat scene to pixels, for the CLI, tests and benchmarks.
  */
 import { cameraModel, type PinholeCamera } from '../gpu/camera';
+import { beginRenderPass, submit } from '../gpu/gpu-stats';
 import { readTexture } from '../gpu/readback';
 import type { SplatCloud } from './splat-cloud';
 import { SplatRenderer } from './splat-renderer';
@@ -19,7 +20,7 @@ export const OFFSCREEN_DEPTH_FORMAT: GPUTextureFormat = 'depth32float';
 export class OffscreenTarget {
   readonly color: GPUTexture;
   readonly depth: GPUTexture;
-  constructor(device: GPUDevice, readonly width: number, readonly height: number) {
+  constructor(private readonly device: GPUDevice, readonly width: number, readonly height: number) {
     this.color = device.createTexture({
       label: 'OffscreenTarget.color',
       size: [width, height],
@@ -36,13 +37,11 @@ export class OffscreenTarget {
 
   /** Records a clear of the depth buffer to the far plane (1.0). */
   clearDepth(encoder: GPUCommandEncoder): void {
-    encoder
-      .beginRenderPass({
-        label: 'OffscreenTarget.clearDepth',
-        colorAttachments: [],
-        depthStencilAttachment: { view: this.depth.createView(), depthClearValue: 1, depthLoadOp: 'clear', depthStoreOp: 'store' },
-      })
-      .end();
+    beginRenderPass(this.device, encoder, {
+      label: 'OffscreenTarget.clearDepth',
+      colorAttachments: [],
+      depthStencilAttachment: { view: this.depth.createView(), depthClearValue: 1, depthLoadOp: 'clear', depthStoreOp: 'store' },
+    }).end();
   }
 
   destroy(): void {
@@ -66,7 +65,7 @@ export async function renderSplatsOffscreen(device: GPUDevice, cloud: SplatCloud
     const encoder = device.createCommandEncoder({ label: 'renderSplatsOffscreen' });
     target.clearDepth(encoder);
     renderer.encode(encoder, cameraModel(camera), { color: target.color.createView(), depth: target.depth.createView(), clearColor: { r: 0, g: 0, b: 0, a: 0 } });
-    device.queue.submit([encoder.finish()]);
+    submit(device, encoder);
     return await readTexture(device, target.color);
   } finally {
     target.destroy();

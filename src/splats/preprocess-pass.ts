@@ -9,6 +9,8 @@ import cameraWgsl from '../../shaders/common/camera.wgsl?raw';
 import splatTypesWgsl from '../../shaders/splats/splat-types.wgsl?raw';
 import preprocessWgsl from '../../shaders/splats/preprocess.wgsl?raw';
 import { dispatchSize1d } from '../gpu/dispatch';
+import { beginComputePass } from '../gpu/gpu-stats';
+import { createComputePipelineSync, deviceCached } from '../gpu/pipeline-cache';
 import type { PrefixScan } from '../gpu/prefix-scan';
 import { createShaderModule } from '../gpu/shader-loader';
 import { shRestStride } from './gpu-layout';
@@ -59,7 +61,15 @@ export class SplatPreprocessPass {
   private readonly pipelines = new Map<number, GPUComputePipeline>();
   private compactPipelines: { countBlocks: GPUComputePipeline; compact: GPUComputePipeline } | null = null;
 
-  static async create(device: GPUDevice): Promise<SplatPreprocessPass> {
+  /**
+   * The pass of `device`: its module, layouts and pipelines are made once per device and shared by
+   * every renderer on it (pipeline-cache.ts); per-view state lives in the bind groups.
+   */
+  static create(device: GPUDevice): Promise<SplatPreprocessPass> {
+    return deviceCached(device, 'SplatPreprocessPass', () => SplatPreprocessPass.compile(device));
+  }
+
+  private static async compile(device: GPUDevice): Promise<SplatPreprocessPass> {
     const module = await createShaderModule(device, 'splats/preprocess.wgsl', preprocessWgsl, [cameraWgsl, splatTypesWgsl]);
     const entry = (binding: number, type: GPUBufferBindingType): GPUBindGroupLayoutEntry => ({
       binding,
@@ -91,7 +101,7 @@ export class SplatPreprocessPass {
   pipeline(shDegree: number): GPUComputePipeline {
     let p = this.pipelines.get(shDegree);
     if (!p) {
-      p = this.device.createComputePipeline({
+      p = createComputePipelineSync(this.device, {
         label: `SplatPreprocessPass.pipeline[sh${shDegree}]`,
         layout: this.pipelineLayout,
         compute: {
@@ -114,7 +124,7 @@ export class SplatPreprocessPass {
 
   /** The compaction pipelines (entry points `countBlocks` and `compact`; independent of the SH degree). */
   private compaction() {
-    const make = (entryPoint: string) => this.device.createComputePipeline({
+    const make = (entryPoint: string) => createComputePipelineSync(this.device, {
       label: `SplatPreprocessPass.${entryPoint}`,
       layout: this.pipelineLayout,
       compute: { module: this.module, entryPoint, constants: { WORKGROUP_SIZE: PREPROCESS_WORKGROUP_SIZE } },
@@ -143,7 +153,7 @@ export class SplatPreprocessPass {
     encoder: GPUCommandEncoder, bindGroup: GPUBindGroup, shDegree: number, count: number,
     blockScan: PrefixScan, blockOffsets: GPUBuffer, timestampWrites?: GPUComputePassTimestampWrites,
   ): void {
-    const pass = encoder.beginComputePass({ label: 'SplatPreprocessPass', timestampWrites });
+    const pass = beginComputePass(this.device, encoder, { label: 'SplatPreprocessPass', timestampWrites });
     const [x, y] = dispatchSize1d(count, PREPROCESS_WORKGROUP_SIZE, this.device.limits.maxComputeWorkgroupsPerDimension);
     pass.setBindGroup(0, bindGroup);
     pass.setPipeline(this.pipeline(shDegree));

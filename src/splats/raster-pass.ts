@@ -7,6 +7,8 @@
 import cameraWgsl from '../../shaders/common/camera.wgsl?raw';
 import splatTypesWgsl from '../../shaders/splats/splat-types.wgsl?raw';
 import renderWgsl from '../../shaders/splats/render.wgsl?raw';
+import { beginRenderPass } from '../gpu/gpu-stats';
+import { cacheKey, createRenderPipeline, deviceCached } from '../gpu/pipeline-cache';
 import { createShaderModule } from '../gpu/shader-loader';
 import { ALPHA_MAX, ALPHA_MIN } from './projection';
 
@@ -25,9 +27,19 @@ export class SplatRasterPass {
     readonly pipeline: GPURenderPipeline,
   ) {}
 
-  static async create(device: GPUDevice, colorFormat: GPUTextureFormat, depthFormat: GPUTextureFormat): Promise<SplatRasterPass> {
+  /**
+   * The pass of `device` for these target formats: its pipeline is made once per device and formats
+   * and shared by every renderer on it (pipeline-cache.ts); per-view state lives in the bind groups.
+   *
+   * @throws Error when the WGSL fails to compile.
+   */
+  static create(device: GPUDevice, colorFormat: GPUTextureFormat, depthFormat: GPUTextureFormat): Promise<SplatRasterPass> {
+    return deviceCached(device, cacheKey('SplatRasterPass', colorFormat, depthFormat), () => SplatRasterPass.compile(device, colorFormat, depthFormat));
+  }
+
+  private static async compile(device: GPUDevice, colorFormat: GPUTextureFormat, depthFormat: GPUTextureFormat): Promise<SplatRasterPass> {
     const module = await createShaderModule(device, 'splats/render.wgsl', renderWgsl, [cameraWgsl, splatTypesWgsl]);
-    const pipeline = await device.createRenderPipelineAsync({
+    const pipeline = await createRenderPipeline(device, {
       label: 'SplatRasterPass.pipeline',
       layout: 'auto',
       vertex: { module, entryPoint: 'vertexMain', constants: { ALPHA_MIN } },
@@ -61,7 +73,7 @@ export class SplatRasterPass {
 
   /** Records the draw; its arguments (3 vertices per visible splat) are at `drawArgs[offset]`, written by the preprocess pass. */
   encode(encoder: GPUCommandEncoder, bindGroup: GPUBindGroup, drawArgs: GPUBuffer, offset: number, target: SplatRenderTarget, timestampWrites?: GPURenderPassTimestampWrites): void {
-    const pass = encoder.beginRenderPass({
+    const pass = beginRenderPass(this.device, encoder, {
       label: 'SplatRasterPass',
       colorAttachments: [
         {

@@ -1,0 +1,48 @@
+/**
+ * End to end: `npm run bench -- --stats` with the camera-fed example ONNX policy prints one
+ * `stats:` line of key=value pairs, and running the same two episodes in lockstep (`--envs 2`)
+ * creates no more pipelines and needs no more submissions per control step than one at a time
+ * (`--envs 1`). Two smoke scenarios (one with a pedestrian) with their time limits cut to 2 s, so
+ * both episodes end at the same step.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const dir = mkdtempSync(join(tmpdir(), 'curbside-bench-stats-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const STATS_LINE = /^stats: submissions\/step=(\S+) computePasses\/step=(\S+) renderPasses\/step=(\S+) readbackBytes\/step=(\S+) pipelinesCreated=(\d+) controlSteps=(\d+)$/m;
+
+/** Runs the two-episode suite with `--envs B --stats` and parses its `stats:` line. */
+function benchStats(suite: string, envs: number) {
+  const args = ['--suite', suite, '--policy', 'onnx:assets/policies/single-frame/model.onnx', '--envs', String(envs), '--stats', '--fresh', '--out', join(dir, `envs${envs}`)];
+  const r = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/bench.ts'), ...args], { cwd: ROOT, encoding: 'utf8', timeout: 240_000 });
+  expect(r.status, r.stderr).toBe(0);
+  const m = STATS_LINE.exec(r.stdout);
+  expect(m, r.stdout).not.toBeNull();
+  const [submissions, computePasses, renderPasses, readbackBytes, pipelinesCreated, controlSteps] = m!.slice(1).map(Number);
+  return { submissions, computePasses, renderPasses, readbackBytes, pipelinesCreated, controlSteps };
+}
+
+describe('npm run bench --stats', () => {
+  it('prints the GPU work per control step; --envs 2 creates no more pipelines and submits no more per step than --envs 1', () => {
+    const smoke = JSON.parse(readFileSync(join(ROOT, 'scenes/suites/smoke.json'), 'utf8')) as { scenarios: { id: string }[] };
+    const suite = join(dir, 'suite.json');
+    const ids = ['smoke/straight/000', 'smoke/frontal/000'];
+    writeFileSync(suite, JSON.stringify(smoke.scenarios.filter((s) => ids.includes(s.id)).map((s) => ({ ...s, timeLimit: 2 }))));
+
+    const one = benchStats(suite, 1);
+    const two = benchStats(suite, 2);
+    expect(one.controlSteps).toBe(2 * two.controlSteps);
+    expect(one.pipelinesCreated).toBeGreaterThan(0);
+    expect(two.pipelinesCreated).toBe(one.pipelinesCreated);
+    expect(two.submissions).toBe(one.submissions);
+    // Each step renders both cameras (a render pass per view for pedestrians and splats).
+    expect(two.renderPasses).toBeGreaterThan(one.renderPasses);
+    expect(one.readbackBytes).toBeGreaterThan(0);
+  }, 300_000);
+});
