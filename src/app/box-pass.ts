@@ -7,10 +7,8 @@
  * Owns: `camera` (uniform, `Camera`), `lighting` (uniform, `BoxLighting`, 32 bytes), `boxes`
  * (storage, capacity × `BoxInstance`, {@link BOX_INSTANCE_LAYOUT}).
  */
-import cameraWgsl from '../../shaders/common/camera.wgsl?raw';
-import boxWgsl from '../../shaders/app/box.wgsl?raw';
 import { CAMERA_LAYOUT, packCameraUniform, type CameraModel } from '../gpu/camera';
-import { createShaderModule } from '../gpu/shader-loader';
+import { createKernelModule } from '../gpu/shader-loader';
 
 /**
  * Byte layout of WGSL `BoxInstance` (48 bytes):
@@ -67,7 +65,7 @@ export class BoxPass {
    */
   static async create(device: GPUDevice, colorFormat: GPUTextureFormat, depthFormat: GPUTextureFormat, capacity: number): Promise<BoxPass> {
     if (!Number.isInteger(capacity) || capacity < 1) throw new Error(`BoxPass.create: capacity ${capacity} is not a positive integer`);
-    const module = await createShaderModule(device, 'app/box.wgsl', boxWgsl, [cameraWgsl]);
+    const module = await createKernelModule(device, 'app/box.wgsl');
     const pipeline = await device.createRenderPipelineAsync({
       label: 'BoxPass.pipeline',
       layout: 'auto',

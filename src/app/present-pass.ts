@@ -5,10 +5,8 @@
  * Owns: `camera` (uniform, `Camera`), `params` (uniform, `PresentParams`, {@link PRESENT_PARAMS_LAYOUT}).
  * The bind group is rebuilt when the frame texture changes (resize).
  */
-import cameraWgsl from '../../shaders/common/camera.wgsl?raw';
-import presentWgsl from '../../shaders/app/present.wgsl?raw';
 import { CAMERA_LAYOUT, packCameraUniform, type CameraModel } from '../gpu/camera';
-import { createShaderModule } from '../gpu/shader-loader';
+import { createKernelModule } from '../gpu/shader-loader';
 import type { SkyLighting } from './lighting';
 
 /** Byte layout of WGSL `PresentParams` (64 bytes): zenith @0, exposure @12, horizon @16, groundHaze @32, tint @48. */
@@ -29,7 +27,7 @@ export class PresentPass {
 
   /** @throws Error when the WGSL fails to compile. */
   static async create(device: GPUDevice, canvasFormat: GPUTextureFormat): Promise<PresentPass> {
-    const module = await createShaderModule(device, 'app/present.wgsl', presentWgsl, [cameraWgsl]);
+    const module = await createKernelModule(device, 'app/present.wgsl');
     const pipeline = await device.createRenderPipelineAsync({
       label: 'PresentPass.pipeline',
       layout: 'auto',

@@ -5,7 +5,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 
-export const RESULTS_PATH = new URL('./RESULTS.md', import.meta.url);
+export const RESULTS_PATH = new URL('../../bench/RESULTS.md', import.meta.url);
 
 /** One line naming the host machine and the WebGPU adapter the figures came from. */
 export function machineLine(adapter: string, software: boolean): string {

@@ -12,25 +12,16 @@
  * own 256-byte slot of one uniform buffer, selected by a dynamic offset; they differ only in
  * `stateIndex`, the metrics slot of the state the step reads.
  */
-import crowdTypesWgsl from '../../shaders/crowd/crowd-types.wgsl?raw';
-import gridCellWgsl from '../../shaders/crowd/grid-cell.wgsl?raw';
-import linearProgramWgsl from '../../shaders/crowd/linear-program.wgsl?raw';
-import neighborGridWgsl from '../../shaders/crowd/neighbor-grid.wgsl?raw';
-import orcaCoreWgsl from '../../shaders/crowd/orca-core.wgsl?raw';
-import orcaWgsl from '../../shaders/crowd/orca.wgsl?raw';
 import { dispatchSize1d } from '../gpu/dispatch';
 import { PrefixScan } from '../gpu/prefix-scan';
 import { beginComputePass } from '../gpu/gpu-stats';
 import { createComputePipeline, deviceCached } from '../gpu/pipeline-cache';
 import { readBuffer } from '../gpu/readback';
-import { createShaderModule } from '../gpu/shader-loader';
+import { createKernelModule } from '../gpu/shader-loader';
 import { OVERLAP_TOLERANCE, type StateMetrics } from './crowd-metrics';
 import { type CrowdSpec, validateCrowdSpec } from './crowd-spec';
 import { CROWD_PARAMS_LAYOUT as P, gridFor, packAgentParams, packAgentStates, packObstacleVertices, type CrowdGrid } from './gpu-layout';
 import { buildObstacleVertices } from './obstacles';
-
-/** WGSL prepended (after the struct files) to every kernel that builds ORCA half-planes and solves the LPs. */
-export const ORCA_PRELUDE = [linearProgramWgsl, orcaCoreWgsl];
 
 /** Invocations per workgroup of every crowd kernel (WGSL override `CROWD_WORKGROUP_SIZE`). */
 export const CROWD_WORKGROUP_SIZE = 64;
@@ -61,10 +52,9 @@ const STORAGE = GPUBufferUsage.STORAGE;
  */
 function crowdKernels(device: GPUDevice) {
   return deviceCached(device, 'GpuCrowd', async () => {
-    const prelude = [crowdTypesWgsl, gridCellWgsl];
     const [gridModule, orcaModule] = await Promise.all([
-      createShaderModule(device, 'crowd/neighbor-grid.wgsl', neighborGridWgsl, prelude),
-      createShaderModule(device, 'crowd/orca.wgsl', orcaWgsl, [...prelude, ...ORCA_PRELUDE]),
+      createKernelModule(device, 'crowd/neighbor-grid.wgsl'),
+      createKernelModule(device, 'crowd/orca.wgsl'),
     ]);
     const entry = (binding: number, type: GPUBufferBindingType, hasDynamicOffset = false): GPUBindGroupLayoutEntry => ({
       binding, visibility: GPUShaderStage.COMPUTE, buffer: { type, hasDynamicOffset, minBindingSize: binding === 0 ? P.size : 0 },

@@ -33,9 +33,6 @@
  * Use: `const batch = await GpuPedestrianBatch.create(device, { slots: B, maxPedestriansPerSlot: 16 })`,
  * then exactly as {@link CpuPedestrianBatch}; `await` each `step` before the next.
  */
-import behavioursWgsl from '../../shaders/crowd/behaviours.wgsl?raw';
-import crowdTypesWgsl from '../../shaders/crowd/crowd-types.wgsl?raw';
-import pedestrianTypesWgsl from '../../shaders/crowd/pedestrian-types.wgsl?raw';
 import type { Ring, Vec2 } from '../core/geometry2d';
 import type { PedestrianSpec } from '../sim/scenario';
 import type { PedestrianDisc } from '../robot/failure-monitor';
@@ -43,8 +40,8 @@ import type { RobotState } from '../robot/unicycle';
 import { dispatchSize1d } from '../gpu/dispatch';
 import { beginComputePass, mapForReading, submit } from '../gpu/gpu-stats';
 import { cacheKey, createComputePipeline, deviceCached } from '../gpu/pipeline-cache';
-import { createShaderModule } from '../gpu/shader-loader';
-import { CROWD_WORKGROUP_SIZE, MAX_OBSTACLE_NEIGHBORS, MAX_NEIGHBORS, ORCA_LINE_CAPACITY, ORCA_PRELUDE } from './gpu-crowd';
+import { createKernelModule } from '../gpu/shader-loader';
+import { CROWD_WORKGROUP_SIZE, MAX_OBSTACLE_NEIGHBORS, MAX_NEIGHBORS, ORCA_LINE_CAPACITY } from './gpu-crowd';
 import {
   OBSTACLE_VERTEX_LAYOUT, PED_FLAG_TRIGGERED, PED_GESTURES, PED_KINEMATICS_LAYOUT as K, PED_NEVER, PED_NO_GROUP, PED_PARAMS_LAYOUT as PP,
   PED_STATE_LAYOUT as PS, PEDESTRIAN_KINDS, SLOT_STEP_LAYOUT as SS, packObstacleVertices,
@@ -90,7 +87,7 @@ const kindIndex = (behaviour: PedestrianSpec['behaviour']) => PEDESTRIAN_KINDS.i
  */
 function behaviourKernels(device: GPUDevice, constants: Record<string, number>) {
   return deviceCached(device, cacheKey('GpuPedestrianBatch', constants), async () => {
-    const module = await createShaderModule(device, 'crowd/behaviours.wgsl', behavioursWgsl, [crowdTypesWgsl, pedestrianTypesWgsl, ...ORCA_PRELUDE]);
+    const module = await createKernelModule(device, 'crowd/behaviours.wgsl');
     const readOnly = new Set([0, 1, 4, 6]);
     const layout = device.createBindGroupLayout({
       label: 'GpuPedestrianBatch.bindGroupLayout',

@@ -3,12 +3,10 @@
  * (`shaders/gpu/opaque-quad.wgsl`). Corners must lie in front of the near plane (no clipping
  * against it is done beyond the rasteriser's).
  */
-import cameraWgsl from '../../shaders/common/camera.wgsl?raw';
-import quadWgsl from '../../shaders/gpu/opaque-quad.wgsl?raw';
 import { CAMERA_LAYOUT, packCameraUniform, type CameraModel, type Vec3 } from './camera';
 import { beginRenderPass } from './gpu-stats';
 import { cacheKey, createRenderPipeline, deviceCached } from './pipeline-cache';
-import { createShaderModule } from './shader-loader';
+import { createKernelModule } from './shader-loader';
 
 /** Byte layout of WGSL `Quad`: four vec4f corners then a vec4f colour. */
 export const QUAD_LAYOUT = { size: 80, corners: 0, color: 64 } as const;
@@ -35,7 +33,7 @@ export class OpaqueQuadPass {
   /** Allocates the pass's uniforms; its pipeline is compiled once per device and target formats. */
   static async create(device: GPUDevice, colorFormat: GPUTextureFormat, depthFormat: GPUTextureFormat): Promise<OpaqueQuadPass> {
     const pipeline = await deviceCached(device, cacheKey('OpaqueQuadPass', colorFormat, depthFormat), async () => {
-      const module = await createShaderModule(device, 'gpu/opaque-quad.wgsl', quadWgsl, [cameraWgsl]);
+      const module = await createKernelModule(device, 'gpu/opaque-quad.wgsl');
       return createRenderPipeline(device, {
         label: 'OpaqueQuadPass.pipeline',
         layout: 'auto',

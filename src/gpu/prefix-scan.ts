@@ -8,10 +8,9 @@
  * forward-progress guarantee between workgroups. With 256-element blocks, three levels cover
  * 256³ = 16,777,216 elements; more levels are added as the capacity requires.
  */
-import prefixScanWgsl from '../../shaders/gpu/prefix-scan.wgsl?raw';
 import { beginComputePass } from './gpu-stats';
 import { createComputePipeline, deviceCached } from './pipeline-cache';
-import { createShaderModule } from './shader-loader';
+import { createKernelModule } from './shader-loader';
 
 /** Invocations per workgroup, and elements per scanned block (WGSL `override` of the same name). */
 export const PREFIX_SCAN_WORKGROUP_SIZE = 256;
@@ -43,7 +42,7 @@ export function workgroupGrid(workgroups: number, maxPerDimension: number): [num
  */
 function prefixScanKernels(device: GPUDevice) {
   return deviceCached(device, 'PrefixScan', async () => {
-    const module = await createShaderModule(device, 'gpu/prefix-scan.wgsl', prefixScanWgsl);
+    const module = await createKernelModule(device, 'gpu/prefix-scan.wgsl');
     const storage = { type: 'storage' } as const;
     const bindGroupLayout = device.createBindGroupLayout({
       label: 'PrefixScan.bindGroupLayout',

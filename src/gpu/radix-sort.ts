@@ -15,11 +15,10 @@
  * look-back), so it runs wherever WebGPU does. Plain TypeScript twin: `radixSortReference`;
  * the earlier split-sort kernel (`SplitRadixSort`) is kept as a second reference in tests.
  */
-import radixSortWgsl from '../../shaders/gpu/radix-sort.wgsl?raw';
 import { beginComputePass } from './gpu-stats';
 import { createComputePipeline, deviceCached } from './pipeline-cache';
 import { PrefixScan } from './prefix-scan';
-import { createShaderModule } from './shader-loader';
+import { createKernelModule } from './shader-loader';
 
 /** Invocations per workgroup of the block kernels (WGSL `override` of the same name). */
 export const RADIX_SORT_WORKGROUP_SIZE = 64;
@@ -53,7 +52,7 @@ export type SortCount = number | GPUBuffer;
  */
 function radixSortKernels(device: GPUDevice) {
   return deviceCached(device, 'RadixSort', async () => {
-    const module = await createShaderModule(device, 'gpu/radix-sort.wgsl', radixSortWgsl);
+    const module = await createKernelModule(device, 'gpu/radix-sort.wgsl');
     // Binding 6, the count, takes a dynamic offset: one of the CPU count slots, or 0 for a GPU count buffer.
     const entry = (binding: number, type: GPUBufferBindingType): GPUBindGroupLayoutEntry => ({ binding, visibility: GPUShaderStage.COMPUTE, buffer: { type, hasDynamicOffset: binding === 6 } });
     const blocks = device.createBindGroupLayout({

@@ -12,9 +12,8 @@
  * forward-progress assumption (no decoupled look-back), so it runs wherever WebGPU does.
  * The plain TypeScript twin is `radixSortReference` in `radix-sort-reference.ts`.
  */
-import radixSortWgsl from '../../shaders/gpu/split-radix-sort.wgsl?raw';
 import { PrefixScan, workgroupGrid } from './prefix-scan';
-import { createShaderModule } from './shader-loader';
+import { createKernelModule } from './shader-loader';
 
 /** Invocations per workgroup of both sort kernels (WGSL `override` of the same name). */
 const RADIX_SORT_WORKGROUP_SIZE = 256;
@@ -107,7 +106,7 @@ export class SplitRadixSort {
           `maxStorageBufferBindingSize ${device.limits.maxStorageBufferBindingSize}`,
       );
     }
-    const module = await createShaderModule(device, 'gpu/split-radix-sort.wgsl', radixSortWgsl);
+    const module = await createKernelModule(device, 'gpu/split-radix-sort.wgsl');
     const entry = (binding: number, type: GPUBufferBindingType): GPUBindGroupLayoutEntry => ({
       binding,
       visibility: GPUShaderStage.COMPUTE,

@@ -18,13 +18,10 @@
  * Pipeline: back faces culled (faces are counter-clockwise from outside; the projection keeps
  * orientation), depth test `less` with writes. Group 0: camera, lighting, instances, skinned vertices.
  */
-import cameraWgsl from '../../shaders/common/camera.wgsl?raw';
-import typesWgsl from '../../shaders/humans/pedestrian-types.wgsl?raw';
-import pedestrianWgsl from '../../shaders/humans/pedestrian.wgsl?raw';
 import { CAMERA_LAYOUT, packCameraUniform, type CameraModel } from '../gpu/camera';
 import { beginRenderPass } from '../gpu/gpu-stats';
 import { cacheKey, createRenderPipeline, deviceCached } from '../gpu/pipeline-cache';
-import { createShaderModule } from '../gpu/shader-loader';
+import { createKernelModule } from '../gpu/shader-loader';
 import type { BodyModel } from './body-model';
 import {
   DEFAULT_PEDESTRIAN_LIGHTING, PEDESTRIAN_INSTANCE_LAYOUT, PEDESTRIAN_LIGHTING_LAYOUT, packPedestrianInstances,
@@ -58,7 +55,7 @@ export interface PedestrianTarget {
  */
 function pedestrianPipeline(device: GPUDevice, colorFormat: GPUTextureFormat, depthFormat: GPUTextureFormat, vertexCount: number) {
   return deviceCached(device, cacheKey('PedestrianPass', colorFormat, depthFormat, vertexCount), async () => {
-    const module = await createShaderModule(device, 'humans/pedestrian.wgsl', pedestrianWgsl, [cameraWgsl, typesWgsl]);
+    const module = await createKernelModule(device, 'humans/pedestrian.wgsl');
     return createRenderPipeline(device, {
       label: 'PedestrianPass.pipeline',
       layout: 'auto',

@@ -23,14 +23,11 @@
  *
  * The model's constant arrays live in a {@link BodyModelBuffers} (owned when created here).
  */
-import shapeWgsl from '../../shaders/humans/shape.wgsl?raw';
-import jointsWgsl from '../../shaders/humans/joints.wgsl?raw';
-import skinWgsl from '../../shaders/humans/skin.wgsl?raw';
-import typesWgsl from '../../shaders/humans/skinning-types.wgsl?raw';
 import { dispatchSize1d } from '../gpu/dispatch';
 import { beginComputePass } from '../gpu/gpu-stats';
 import { cacheKey, createComputePipeline, deviceCached } from '../gpu/pipeline-cache';
-import { createShaderModule } from '../gpu/shader-loader';
+import { createKernelModule } from '../gpu/shader-loader';
+import type { KernelPath } from '../gpu/shader-manifest';
 import type { BodyModel } from './body-model';
 import { BodyModelBuffers } from './body-model-buffers';
 import { SKINNED_VERTEX_FLOATS, SKINNING_PARAMS_LAYOUT, SKINNING_WORKGROUP_SIZE, poseFloats } from './skinning-layout';
@@ -42,16 +39,16 @@ import { SKINNED_VERTEX_FLOATS, SKINNING_PARAMS_LAYOUT, SKINNING_WORKGROUP_SIZE,
 function skinningPipelines(device: GPUDevice, jointCount: number) {
   return deviceCached(device, cacheKey('PedestrianSkinner', jointCount), async () => {
     const constants = { SKINNING_WORKGROUP_SIZE, JOINT_COUNT: jointCount };
-    const pipeline = async (file: string, source: string, entryPoint: string) =>
+    const pipeline = async (kernel: KernelPath, entryPoint: string) =>
       createComputePipeline(device, {
         label: `PedestrianSkinner.${entryPoint}Pipeline`,
         layout: 'auto',
-        compute: { module: await createShaderModule(device, `humans/${file}`, source, [typesWgsl]), entryPoint, constants },
+        compute: { module: await createKernelModule(device, kernel), entryPoint, constants },
       });
     const [shape, joints, skin] = await Promise.all([
-      pipeline('shape.wgsl', shapeWgsl, 'shapeBlend'),
-      pipeline('joints.wgsl', jointsWgsl, 'forwardKinematics'),
-      pipeline('skin.wgsl', skinWgsl, 'skinVertices'),
+      pipeline('humans/shape.wgsl', 'shapeBlend'),
+      pipeline('humans/joints.wgsl', 'forwardKinematics'),
+      pipeline('humans/skin.wgsl', 'skinVertices'),
     ]);
     return { shape, joints, skin };
   });

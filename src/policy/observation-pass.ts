@@ -23,10 +23,9 @@
  * `input` are both 3·H·W contiguous floats). `input` has STORAGE usage, so onnxruntime-web reads it
  * with `Tensor.fromGpuBuffer`; `[B, 3T, H, W]` (ViNT's channel-stacked layout) is the same memory.
  */
-import observationWgsl from '../../shaders/policy/observation.wgsl?raw';
 import { beginComputePass } from '../gpu/gpu-stats';
 import { createComputePipeline, deviceCached } from '../gpu/pipeline-cache';
-import { createShaderModule } from '../gpu/shader-loader';
+import { createKernelModule } from '../gpu/shader-loader';
 import { configRingSlots, contextSlots, cropRect, type ObservationConfig } from './observation-reference';
 
 /** Workgroup width of `resizeNormalize` (WGSL override WORKGROUP_SIZE_X), output pixels. */
@@ -55,7 +54,7 @@ export const OBSERVATION_PARAMS_LAYOUT = {
  */
 function observationKernel(device: GPUDevice) {
   return deviceCached(device, 'ObservationPass', async () => {
-    const module = await createShaderModule(device, 'policy/observation.wgsl', observationWgsl);
+    const module = await createKernelModule(device, 'policy/observation.wgsl');
     const layout = device.createBindGroupLayout({
       label: 'ObservationPass.bindGroupLayout',
       entries: [

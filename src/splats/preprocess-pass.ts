@@ -5,14 +5,11 @@
  * and the draw see only visible splats. One projection pipeline per SH degree (an `override`).
  * Reference: projection.ts and spherical-harmonics.ts.
  */
-import cameraWgsl from '../../shaders/common/camera.wgsl?raw';
-import splatTypesWgsl from '../../shaders/splats/splat-types.wgsl?raw';
-import preprocessWgsl from '../../shaders/splats/preprocess.wgsl?raw';
 import { dispatchSize1d } from '../gpu/dispatch';
 import { beginComputePass } from '../gpu/gpu-stats';
 import { createComputePipelineSync, deviceCached } from '../gpu/pipeline-cache';
 import type { PrefixScan } from '../gpu/prefix-scan';
-import { createShaderModule } from '../gpu/shader-loader';
+import { createKernelModule } from '../gpu/shader-loader';
 import { shRestStride } from './gpu-layout';
 import { ALPHA_MIN, COV2D_DILATION, FRUSTUM_CLAMP } from './projection';
 
@@ -70,7 +67,7 @@ export class SplatPreprocessPass {
   }
 
   private static async compile(device: GPUDevice): Promise<SplatPreprocessPass> {
-    const module = await createShaderModule(device, 'splats/preprocess.wgsl', preprocessWgsl, [cameraWgsl, splatTypesWgsl]);
+    const module = await createKernelModule(device, 'splats/preprocess.wgsl');
     const entry = (binding: number, type: GPUBufferBindingType): GPUBindGroupLayoutEntry => ({
       binding,
       visibility: GPUShaderStage.COMPUTE,

@@ -4,12 +4,9 @@
  * opaque depth buffer so opaque geometry (pedestrians, markers) composites in front of and behind
  * splats. Reference: reference-renderer.ts.
  */
-import cameraWgsl from '../../shaders/common/camera.wgsl?raw';
-import splatTypesWgsl from '../../shaders/splats/splat-types.wgsl?raw';
-import renderWgsl from '../../shaders/splats/render.wgsl?raw';
 import { beginRenderPass } from '../gpu/gpu-stats';
 import { cacheKey, createRenderPipeline, deviceCached } from '../gpu/pipeline-cache';
-import { createShaderModule } from '../gpu/shader-loader';
+import { createKernelModule } from '../gpu/shader-loader';
 import { ALPHA_MAX, ALPHA_MIN } from './projection';
 
 /** Where a frame is drawn. */
@@ -38,7 +35,7 @@ export class SplatRasterPass {
   }
 
   private static async compile(device: GPUDevice, colorFormat: GPUTextureFormat, depthFormat: GPUTextureFormat): Promise<SplatRasterPass> {
-    const module = await createShaderModule(device, 'splats/render.wgsl', renderWgsl, [cameraWgsl, splatTypesWgsl]);
+    const module = await createKernelModule(device, 'splats/render.wgsl');
     const pipeline = await createRenderPipeline(device, {
       label: 'SplatRasterPass.pipeline',
       layout: 'auto',
