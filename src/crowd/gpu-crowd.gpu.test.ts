@@ -7,6 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { withDevice } from '../../test/gpu-fixture';
 import type { CrowdSpec } from './crowd-spec';
 import { GpuCrowd, MAX_OBSTACLE_NEIGHBORS } from './gpu-crowd';
+import { translateCrowdSpec } from './gpu-layout';
+import { circleScenario } from './scenarios';
 import { randomCrowd } from './random-crowds';
 import { ReferenceCrowd } from './reference-crowd';
 import { DEFAULT_AGENT } from './crowd-spec';
@@ -86,6 +88,36 @@ describe('GpuCrowd', () => {
       // Agent 1 would have to dodge agent 0 head-on if envs leaked; alone it walks straight at 1 m/s.
       expect(velocities[2]).toBeCloseTo(-1, 5);
       expect(velocities[3]).toBeCloseTo(0, 5);
+    });
+  });
+
+  it('gives the same run wherever the scene sits: Circle at the origin, 10 km and 1,000 km away (georeferenced offsets)', async () => {
+    await withDevice(async (device) => {
+      const base = circleScenario(60, 3);
+      const run = async (dx: number, dy: number) => {
+        const crowd = await GpuCrowd.create(device, translateCrowdSpec(base, { x: -dx, y: -dy }), { maxSteps: 40 });
+        const encoder = device.createCommandEncoder();
+        crowd.encode(encoder, 30);
+        device.queue.submit([encoder.finish()]);
+        const state = await crowd.readState();
+        const grid = crowd.grid;
+        crowd.destroy();
+        return { ...state, grid, dx, dy };
+      };
+      const home = await run(0, 0);
+      for (const [dx, dy] of [[10_000, -7_000], [1_000_000, 2_000_000]]) {
+        const far = await run(dx, dy);
+        // The grid has the same cells (it used to reach back to (0, 0)).
+        expect([far.grid.width, far.grid.height, far.grid.cellSize]).toEqual([home.grid.width, home.grid.height, home.grid.cellSize]);
+        let worst = 0;
+        for (let i = 0; i < base.agents.length; i++) {
+          worst = Math.max(worst, Math.hypot(far.positions[2 * i] - dx - home.positions[2 * i], far.positions[2 * i + 1] - dy - home.positions[2 * i + 1]));
+        }
+        // Simulated in the crowd's local frame (world minus the first agent's start, in float64), so
+        // the run is the same up to rounding; in world float32 a step at 10⁶ m would be 6 cm.
+        expect(worst, `offset (${dx}, ${dy})`).toBeLessThan(1e-4);
+        expect(home.positions.some((v, k) => Math.abs(v - (k % 2 === 0 ? base.agents[k >> 1].position.x : base.agents[k >> 1].position.y)) > 1), 'the agents moved').toBe(true);
+      }
     });
   });
 });

@@ -20,7 +20,8 @@ import { readBuffer } from '../gpu/readback';
 import { createKernelModule } from '../gpu/shader-loader';
 import { OVERLAP_TOLERANCE, type StateMetrics } from './crowd-metrics';
 import { type CrowdSpec, validateCrowdSpec } from './crowd-spec';
-import { CROWD_PARAMS_LAYOUT as P, gridFor, packAgentParams, packAgentStates, packObstacleVertices, type CrowdGrid } from './gpu-layout';
+import { CROWD_PARAMS_LAYOUT as P, crowdOrigin, gridFor, packAgentParams, packAgentStates, packObstacleVertices, translateCrowdSpec, type CrowdGrid } from './gpu-layout';
+import type { Vec2 } from './vec2';
 import { buildObstacleVertices } from './obstacles';
 
 /** Invocations per workgroup of every crowd kernel (WGSL override `CROWD_WORKGROUP_SIZE`). */
@@ -39,7 +40,7 @@ export interface GpuCrowdOptions {
   /** Metrics slots: states 0..maxSteps can be measured (default 10,000 steps). */
   maxSteps?: number;
   label?: string;
-  /** Grid override (tests); default {@link gridFor}. */
+  /** Grid override (tests), in the crowd's local frame (world minus {@link GpuCrowd.origin}); default {@link gridFor}. */
   grid?: CrowdGrid;
 }
 
@@ -99,6 +100,8 @@ export class GpuCrowd {
   private constructor(
     readonly device: GPUDevice,
     readonly spec: CrowdSpec,
+    /** World position of the crowd's local frame (its first agent's start), m, float64: the GPU holds positions relative to it. */
+    readonly origin: Vec2,
     readonly grid: CrowdGrid,
     readonly maxSteps: number,
     private readonly label: string,
@@ -138,9 +141,12 @@ export class GpuCrowd {
     if (MAX_NEIGHBORS + MAX_OBSTACLE_NEIGHBORS > ORCA_LINE_CAPACITY) throw new Error('GpuCrowd.create: line capacity too small');
     const bad = spec.agents.findIndex((a) => a.maxNeighbors > MAX_NEIGHBORS);
     if (bad >= 0) throw new Error(`GpuCrowd.create: agents[${bad}].maxNeighbors ${spec.agents[bad].maxNeighbors} exceeds MAX_NEIGHBORS ${MAX_NEIGHBORS}`);
-    const grid = options.grid ?? gridFor(spec);
+    // Simulated around the first agent's start, so float32 precision does not depend on where the scene sits.
+    const origin = crowdOrigin(spec);
+    const local = translateCrowdSpec(spec, origin);
+    const grid = options.grid ?? gridFor(local);
     const maxSteps = options.maxSteps ?? 10_000;
-    const { vertices, envRanges } = buildObstacleVertices(spec.obstacles, spec.envCount);
+    const { vertices, envRanges } = buildObstacleVertices(local.obstacles, local.envCount);
     const cellCount = spec.envCount * grid.width * grid.height;
 
     const [{ gridLayout, orcaLayout, count, scatter, orca, measure }, scan] = await Promise.all([
@@ -161,8 +167,8 @@ export class GpuCrowd {
     };
     const paramsStride = Math.max(256, device.limits.minUniformBufferOffsetAlignment);
     const params = make('params', paramsStride * (STEP_SLOTS + 1), GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST);
-    const agents = make('agents', n * 48, STORAGE, packAgentParams(spec));
-    const initial = packAgentStates(spec);
+    const agents = make('agents', n * 48, STORAGE, packAgentParams(local));
+    const initial = packAgentStates(local);
     const states: [GPUBuffer, GPUBuffer] = [
       make('stateA', initial.byteLength, STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST, initial),
       make('stateB', initial.byteLength, STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST),
@@ -187,7 +193,7 @@ export class GpuCrowd {
     const orcaBindGroups = [0, 1].map((p) =>
       bind(orcaLayout, `orcaBindGroup${p}`, [params, agents, states[p], states[1 - p], cellCounts, cellAgents, obstacleVertices, envObstacleRanges, metrics]),
     );
-    const crowd = new GpuCrowd(device, spec, grid, maxSteps, label, { count, scatter, orca, measure }, scan, params, paramsStride, cellCounts, states, metrics, gridBindGroups, orcaBindGroups);
+    const crowd = new GpuCrowd(device, spec, origin, grid, maxSteps, label, { count, scatter, orca, measure }, scan, params, paramsStride, cellCounts, states, metrics, gridBindGroups, orcaBindGroups);
     crowd.buffers.push(...buffers);
     return crowd;
   }
@@ -235,13 +241,17 @@ export class GpuCrowd {
     }
   }
 
-  /** Reads the current state back: interleaved positions (m) and velocities (m/s), float32. */
-  async readState(): Promise<{ positions: Float32Array; velocities: Float32Array }> {
+  /**
+   * Reads the current state back: interleaved world positions (m; the GPU's local float32 positions
+   * plus {@link origin} in float64) and velocities (m/s, float32).
+   */
+  async readState(): Promise<{ positions: Float64Array; velocities: Float32Array }> {
     const raw = new Float32Array(await this.read(this.states[this.parity], this.agentCount * 16));
-    const positions = new Float32Array(2 * this.agentCount);
+    const positions = new Float64Array(2 * this.agentCount);
     const velocities = new Float32Array(2 * this.agentCount);
     for (let i = 0; i < this.agentCount; i++) {
-      positions.set(raw.subarray(4 * i, 4 * i + 2), 2 * i);
+      positions[2 * i] = this.origin.x + raw[4 * i];
+      positions[2 * i + 1] = this.origin.y + raw[4 * i + 1];
       velocities.set(raw.subarray(4 * i + 2, 4 * i + 4), 2 * i);
     }
     return { positions, velocities };

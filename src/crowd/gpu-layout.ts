@@ -17,6 +17,7 @@
  */
 import { type CrowdSpec, maxNeighborDist } from './crowd-spec';
 import type { ObstacleVertex } from './obstacles';
+import type { Vec2 } from './vec2';
 
 export const AGENT_PARAMS_LAYOUT = {
   size: 48, radius: 0, maxSpeed: 4, neighborDist: 8, maxNeighbors: 12, timeHorizon: 16, timeHorizonObst: 20,
@@ -102,25 +103,50 @@ export interface CrowdGrid {
  * A grid covering every start, goal and obstacle vertex (plus one cell of margin) with cells of the
  * largest neighborDist. Agents outside are clamped to border cells, which stays exact (see
  * `cellCoord` in crowd-types.wgsl) but slower; at most `maxCellsPerEnv` cells per env (cells grow).
+ * The grid spans the points' own bounds, wherever they are (it once always reached back to (0, 0),
+ * so a crowd 10 km away got cells 1.5× larger per growth step and stepped 200× slower).
  */
 export function gridFor(spec: CrowdSpec, maxCellsPerEnv = 1 << 20): CrowdGrid {
-  const xs: number[] = [];
-  const ys: number[] = [];
+  const lo = [Infinity, Infinity];
+  const hi = [-Infinity, -Infinity];
+  const add = (x: number, y: number) => {
+    lo[0] = Math.min(lo[0], x);
+    lo[1] = Math.min(lo[1], y);
+    hi[0] = Math.max(hi[0], x);
+    hi[1] = Math.max(hi[1], y);
+  };
   for (const a of spec.agents) {
-    xs.push(a.position.x, a.goal.x);
-    ys.push(a.position.y, a.goal.y);
+    add(a.position.x, a.position.y);
+    add(a.goal.x, a.goal.y);
   }
-  for (const p of spec.obstacles) {
-    for (const v of p.vertices) {
-      xs.push(v.x);
-      ys.push(v.y);
-    }
+  for (const p of spec.obstacles) for (const v of p.vertices) add(v.x, v.y);
+  if (!(lo[0] <= hi[0])) {
+    lo.fill(0);
+    hi.fill(0);
   }
   let cellSize = maxNeighborDist(spec);
-  const lo = [xs.reduce((m, v) => Math.min(m, v), 0), ys.reduce((m, v) => Math.min(m, v), 0)];
-  const hi = [xs.reduce((m, v) => Math.max(m, v), 0), ys.reduce((m, v) => Math.max(m, v), 0)];
   const dims = () => [Math.ceil((hi[0] - lo[0]) / cellSize) + 3, Math.ceil((hi[1] - lo[1]) / cellSize) + 3];
   while (dims()[0] * dims()[1] > maxCellsPerEnv) cellSize *= 1.5;
   const [width, height] = dims();
   return { origin: [lo[0] - cellSize, lo[1] - cellSize], cellSize, width, height };
+}
+
+/** The local origin a GPU crowd simulates around: its first agent's start position (float64), m. */
+export function crowdOrigin(spec: CrowdSpec): Vec2 {
+  const a = spec.agents[0];
+  return a ? { x: a.position.x, y: a.position.y } : { x: 0, y: 0 };
+}
+
+/**
+ * `spec` with every position, goal and obstacle vertex moved by −origin (velocities unchanged): the
+ * crowd in a frame whose float32 coordinates stay small wherever the scene sits (georeferenced
+ * scenes lie 10⁵–10⁶ m from their origin, where a float32 step is 1–6 cm).
+ */
+export function translateCrowdSpec(spec: CrowdSpec, origin: Vec2): CrowdSpec {
+  const move = (p: Vec2): Vec2 => ({ x: p.x - origin.x, y: p.y - origin.y });
+  return {
+    ...spec,
+    agents: spec.agents.map((a) => ({ ...a, position: move(a.position), goal: move(a.goal) })),
+    obstacles: spec.obstacles.map((o) => ({ ...o, vertices: o.vertices.map(move) })),
+  };
 }
