@@ -33,15 +33,16 @@ override TIME_HORIZON: f32 = 2.0;
 override TIME_HORIZON_OBST: f32 = 2.0;
 override NEIGHBOR_DIST: f32 = 5.0;
 
-// Behaviour constants of scenario-pedestrians.ts.
-const WAYPOINT_REACHED: f32 = 0.1;   // m: a waypoint closer than this is consumed
-const EASE_TIME: f32 = 0.5;          // s: speed toward the last waypoint ≤ distance / EASE_TIME
-const MOVING_SPEED: f32 = 0.05;      // m/s: faster than this turns the heading to the velocity
-const LATERAL_MIN_ROBOT_SPEED: f32 = 0.3; // m/s
-const QUEUE_SERVED_WALK: f32 = 8.0;  // m walked on after being served
-const QUEUE_SERVED_SPEED: f32 = 1.2; // m/s
-const QUEUE_CLOSE_UP_SPEED: f32 = 0.6; // m/s
-const COOPERATIVE: f32 = 0.5;        // ORCA responsibility of walkers (interact after its stay)
+// Behaviour constants: set from BEHAVIOUR_CONSTANTS in scenario-pedestrians.ts (the TS twin's own
+// values) by gpu-pedestrian-batch.ts, so the two cannot drift; no defaults here on purpose.
+override WAYPOINT_REACHED: f32;        // m: a waypoint closer than this is consumed
+override EASE_TIME: f32;               // s: speed toward the last waypoint ≤ distance / EASE_TIME
+override MOVING_SPEED: f32;            // m/s: faster than this turns the heading to the velocity
+override LATERAL_MIN_ROBOT_SPEED: f32; // m/s
+override QUEUE_SERVED_WALK: f32;       // m walked on after being served
+override QUEUE_SERVED_SPEED: f32;      // m/s
+override QUEUE_CLOSE_UP_SPEED: f32;    // m/s
+override COOPERATIVE: f32;             // ORCA responsibility of walkers (interact after its stay)
 const NEVER: f32 = 3.0e38;           // "not set" time (the TS's Infinity)
 const NO_NEIGHBOR: u32 = 0xffffffffu;
 

@@ -9,6 +9,7 @@ import crowdTypesWgsl from '../../shaders/crowd/crowd-types.wgsl?raw';
 import linearProgramWgsl from '../../shaders/crowd/linear-program.wgsl?raw';
 import pedestrianTypesWgsl from '../../shaders/crowd/pedestrian-types.wgsl?raw';
 import { ORCA_LINE_CAPACITY, MAX_NEIGHBORS, MAX_OBSTACLE_NEIGHBORS } from './gpu-crowd';
+import { BEHAVIOUR_CONSTANTS } from './scenario-pedestrians';
 import {
   AGENT_PARAMS_LAYOUT, AGENT_STATE_LAYOUT, CROWD_PARAMS_LAYOUT, OBSTACLE_VERTEX_LAYOUT, PED_FLAG_TRIGGERED, PED_GESTURES, PED_INTERACT_PHASES, PED_KINEMATICS_LAYOUT, PED_NEVER,
   PED_PARAMS_LAYOUT, PED_STATE_LAYOUT, PEDESTRIAN_KINDS, SLOT_STEP_LAYOUT, STATE_METRICS_LAYOUT,
@@ -35,6 +36,10 @@ describe('crowd WGSL struct layouts', () => {
     expect(konst('FLAG_TRIGGERED')).toBe(String(PED_FLAG_TRIGGERED));
     expect(konst('GESTURE_STOP')).toBe(String(PED_GESTURES.indexOf('stop')));
     expect(Number(konst('NEVER', behavioursWgsl))).toBe(PED_NEVER);
+    // The behaviour constants have no WGSL values of their own: they are the overrides without
+    // defaults, exactly the keys of BEHAVIOUR_CONSTANTS (set from it by the batch).
+    const unset = [...behavioursWgsl.matchAll(/^override (\w+): f32;/gm)].map((m) => m[1]);
+    expect(unset.sort()).toEqual(Object.keys(BEHAVIOUR_CONSTANTS).sort());
   });
   it('ORCA_LINE_CAPACITY matches linear-program.wgsl and holds all lines', () => {
     expect(/const ORCA_LINE_CAPACITY: u32 = (\d+)u;/.exec(linearProgramWgsl)?.[1]).toBe(String(ORCA_LINE_CAPACITY));

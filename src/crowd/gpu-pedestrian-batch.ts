@@ -49,7 +49,7 @@ import {
 import { buildObstacleVertices } from './obstacles';
 import type { PedestrianBatch, PedestrianSlotView } from './pedestrian-batch';
 import {
-  type AnimationState, type InteractParams, initialResponsibility, interactParams, jitteredSpawns, obstaclesNear, PEDESTRIAN_ORCA, PEDESTRIAN_RADIUS, ROBOT_DISC_RADIUS,
+  type AnimationState, BEHAVIOUR_CONSTANTS, type InteractParams, initialResponsibility, interactParams, jitteredSpawns, obstaclesNear, PEDESTRIAN_ORCA, PEDESTRIAN_RADIUS, ROBOT_DISC_RADIUS,
 } from './scenario-pedestrians';
 
 /** Default of {@link GpuPedestrianBatchOptions.maxRoutePoints} (the checked-in suites use ≤ 3). */
@@ -157,7 +157,7 @@ export class GpuPedestrianBatch implements PedestrianBatch {
       CROWD_WORKGROUP_SIZE, SLOT_COUNT: slots, PEDS_PER_SLOT: peds, PATH_CAPACITY: routePoints, MAX_OBSTACLE_NEIGHBORS,
       PED_MAX_NEIGHBORS: PEDESTRIAN_ORCA.maxNeighbors, PED_RADIUS: PEDESTRIAN_RADIUS, ROBOT_RADIUS: ROBOT_DISC_RADIUS,
       MAX_SPEED: PEDESTRIAN_ORCA.maxSpeed, TIME_HORIZON: PEDESTRIAN_ORCA.timeHorizon, TIME_HORIZON_OBST: PEDESTRIAN_ORCA.timeHorizonObst,
-      NEIGHBOR_DIST: PEDESTRIAN_ORCA.neighborDist,
+      NEIGHBOR_DIST: PEDESTRIAN_ORCA.neighborDist, ...BEHAVIOUR_CONSTANTS,
     };
     const { layout, behaviours, velocities, integrate } = await behaviourKernels(device, constants);
 

@@ -76,12 +76,32 @@ export function initialResponsibility(behaviour: PedestrianSpec['behaviour']): n
   return behaviour === 'overtaking' || behaviour === 'ped-crossing' || behaviour === 'walk' || behaviour === 'idle' || behaviour === 'interact' ? COOPERATIVE : 0;
 }
 
+/**
+ * The behaviours' tuning values, one source for this reference and the GPU batch (passed to
+ * `shaders/crowd/behaviours.wgsl` as `override` constants of the same names by gpu-pedestrian-batch.ts).
+ */
+export const BEHAVIOUR_CONSTANTS = {
+  /** Waypoints closer than this are reached (consumed), m. */
+  WAYPOINT_REACHED: 0.1,
+  /** Speed toward the last waypoint is at most distance / EASE_TIME, s. */
+  EASE_TIME: 0.5,
+  /** Faster than this, m/s, a pedestrian's heading turns to its velocity. */
+  MOVING_SPEED: 0.05,
+  /** Lateral: the robot speed assumed at least this when timing the crossing, m/s. */
+  LATERAL_MIN_ROBOT_SPEED: 0.3,
+  /** Queuing: metres walked on after being served, and at what speed (m/s). */
+  QUEUE_SERVED_WALK: 8,
+  QUEUE_SERVED_SPEED: 1.2,
+  /** Queuing: speed closing up to a freed place, m/s. */
+  QUEUE_CLOSE_UP_SPEED: 0.6,
+  /** ORCA responsibility of the cooperative walkers (and of an `interact` pedestrian while it walks). */
+  COOPERATIVE: 0.5,
+} as const;
+const { WAYPOINT_REACHED, EASE_TIME, MOVING_SPEED, LATERAL_MIN_ROBOT_SPEED, QUEUE_SERVED_WALK, QUEUE_SERVED_SPEED, QUEUE_CLOSE_UP_SPEED } = BEHAVIOUR_CONSTANTS;
 /** ORCA responsibility of the cooperative walkers (and of an `interact` pedestrian while it walks). */
-export const COOPERATIVE = 0.5;
+export const COOPERATIVE = BEHAVIOUR_CONSTANTS.COOPERATIVE;
 /** `interact`: default stay at the object, s. */
 export const INTERACT_DEFAULT_DURATION = 8;
-/** Waypoints closer than this are reached (consumed), m. */
-const WAYPOINT_REACHED = 0.1;
 
 /** The parameters of an `interact` pedestrian (validated): object, facing, stay (s), exit points (m). */
 export interface InteractParams {
@@ -232,7 +252,7 @@ export class ScenarioPedestrians implements PedestrianSim {
     this.peds.forEach((p, i) => {
       p.vel = next[i];
       p.pos = [p.pos[0] + p.vel[0] * dt, p.pos[1] + p.vel[1] * dt];
-      if (Math.hypot(p.vel[0], p.vel[1]) > 0.05) p.heading = Math.atan2(p.vel[1], p.vel[0]);
+      if (Math.hypot(p.vel[0], p.vel[1]) > MOVING_SPEED) p.heading = Math.atan2(p.vel[1], p.vel[0]);
     });
   }
 
@@ -242,7 +262,7 @@ export class ScenarioPedestrians implements PedestrianSim {
     if (p.path.length === 0) return [0, 0];
     const [tx, ty] = p.path[0];
     const d = Math.hypot(tx - p.pos[0], ty - p.pos[1]);
-    const speed = p.path.length === 1 ? Math.min(p.speed, d / 0.5) : p.speed; // ease into the last waypoint
+    const speed = p.path.length === 1 ? Math.min(p.speed, d / EASE_TIME) : p.speed; // ease into the last waypoint
     return [((tx - p.pos[0]) / d) * speed, ((ty - p.pos[1]) / d) * speed];
   }
 
@@ -266,7 +286,7 @@ export class ScenarioPedestrians implements PedestrianSim {
           // Time the crossing to reach the crossing point when the robot would if it kept its
           // velocity: walk at the pedestrian's own speed, starting after the difference in arrival times.
           const cross = s.params?.crossPoint as Tuple;
-          const robotTime = Math.hypot(cross[0] - robot.x, cross[1] - robot.y) / Math.max(robot.v, 0.3);
+          const robotTime = Math.hypot(cross[0] - robot.x, cross[1] - robot.y) / Math.max(robot.v, LATERAL_MIN_ROBOT_SPEED);
           const pedTime = Math.hypot(cross[0] - p.pos[0], cross[1] - p.pos[1]) / p.speed;
           p.startAt = this.time + Math.max(0, robotTime - pedTime);
           p.pending = [cross, s.params?.exit as Tuple];
@@ -328,10 +348,10 @@ export class ScenarioPedestrians implements PedestrianSim {
     const ahead = members.filter((q) => Number(q.spec.params?.order ?? 0) < order && !q.triggered);
     p.clock += dt;
     if (!p.triggered && ahead.length === 0 && p.clock >= Number(p.spec.params?.wait ?? 10)) {
-      // Served: walk 8 m on along the queue's direction.
+      // Served: walk QUEUE_SERVED_WALK (8 m) on along the queue's direction.
       p.triggered = true;
-      p.path = [[p.pos[0] + 8 * Math.cos(p.heading), p.pos[1] + 8 * Math.sin(p.heading)]];
-      p.speed = 1.2;
+      p.path = [[p.pos[0] + QUEUE_SERVED_WALK * Math.cos(p.heading), p.pos[1] + QUEUE_SERVED_WALK * Math.sin(p.heading)]];
+      p.speed = QUEUE_SERVED_SPEED;
       return;
     }
     if (!p.triggered && ahead.length < p.place) {
@@ -342,7 +362,7 @@ export class ScenarioPedestrians implements PedestrianSim {
       const place = members.find((q) => Number(q.spec.params?.order ?? 0) === ahead.length);
       if (place && p.path.length === 0) {
         p.path = [place.spec.spawn as Tuple];
-        p.speed = 0.6;
+        p.speed = QUEUE_CLOSE_UP_SPEED;
         p.clock = 0;
         p.place = ahead.length;
       }
