@@ -66,6 +66,7 @@ export function routeNodes(world: World, points: readonly Vec2[], tol = 0.002): 
   return out;
 }
 
+/** Whether segment ab meets ring (crosses or touches an edge, or lies inside). */
 function segmentMeetsRing(a: Vec2, b: Vec2, ring: Ring): boolean {
   if (pointInRing(a[0], a[1], ring)) return true;
   for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) if (segmentsIntersect(a, b, ring[j], ring[i])) return true;
