@@ -53,7 +53,7 @@ export function checkSplatMemory(device: GPUDevice, file: string, count: number,
   }
 }
 
-/** Splats packed and uploaded per `writeBuffer` (16 MiB of records, ~6 MiB of SH-3). */
+/** Splats packed and uploaded per `writeBuffer` (16 MiB of records, 12 MiB of SH-3). */
 const UPLOAD_SLICE_SPLATS = 262_144;
 
 /** Scenes at least this large are split into spatial cells and culled by frustum per frame. */
