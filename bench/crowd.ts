@@ -14,7 +14,8 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { parseScenarios, type Scenario } from '../src/sim/scenario';
-import { runCli, withHarness, type Harness } from '../src/tools/browser-harness';
+import { withHarness, type Harness } from '../src/tools/browser-harness';
+import { runCli } from '../src/cli/run-cli';
 import type { CrowdBenchResult } from './crowd.headless-api';
 import type { PedestrianBatchBenchRequest, PedestrianBatchBenchResult } from './crowd-batch.headless-api';
 import { machineLine, markdownTable, RESULTS_PATH, writeResultsSection } from '../src/cli/results-file';

@@ -7,7 +7,8 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { Command } from 'commander';
 import { PNG } from 'pngjs';
-import { runCli, withHarness } from '../src/tools/browser-harness';
+import { withHarness } from '../src/tools/browser-harness';
+import { runCli } from '../src/cli/run-cli';
 
 const program = new Command('pedestrians-snapshot')
   .option('--out <png>', 'output PNG', 'bench/out/pedestrians.png')

@@ -8,7 +8,8 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { Command } from 'commander';
-import { runCli, withHarness } from '../src/tools/browser-harness';
+import { withHarness } from '../src/tools/browser-harness';
+import { runCli } from '../src/cli/run-cli';
 import { machineLine, markdownTable, writeResultsSection } from '../src/cli/results-file';
 
 const program = new Command('bench:pedestrians')

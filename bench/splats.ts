@@ -4,7 +4,8 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { Command } from 'commander';
-import { runCli, withHarness } from '../src/tools/browser-harness';
+import { withHarness } from '../src/tools/browser-harness';
+import { runCli } from '../src/cli/run-cli';
 import { machineLine, markdownTable, writeResultsSection } from '../src/cli/results-file';
 
 const list = (v: string) => v.split(',').map((s) => s.trim()).filter(Boolean);

@@ -9,7 +9,8 @@ import { Command } from 'commander';
 import { summarise, summaryTable } from '../bench/aggregate';
 import { buildReport } from '../bench/report-html';
 import { mergeResults, readResults } from '../bench/results-log';
-import { CliError, runCli } from '../tools/browser-harness';
+import { CliError } from '../core/user-error';
+import { runCli } from './run-cli';
 
 const program = new Command('bench:merge')
   .description('Merge benchmark result directories (shards) into one, with summary and report.')

@@ -27,7 +27,9 @@ import { parsePolicyManifest, type PolicyManifest } from '../policy/manifest';
 import { parseRelayPolicy, RemotePolicyServer } from '../policy/remote-server';
 import { parseSceneFile, SceneFileError } from '../world/bake/scene-file';
 import { sceneCapturePath } from '../bench/scenario-world';
-import { CliError, runCli, withHarness } from '../tools/browser-harness';
+import { withHarness } from '../tools/browser-harness';
+import { CliError } from '../core/user-error';
+import { runCli } from './run-cli';
 import { positiveInt } from './parse';
 
 const ROOT = resolve(import.meta.dirname, '../..');

@@ -7,7 +7,9 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
-import { CliError, runCli, withHarness } from '../tools/browser-harness';
+import { withHarness } from '../tools/browser-harness';
+import { CliError } from '../core/user-error';
+import { runCli } from './run-cli';
 import { positiveInt } from './parse';
 import type { CrowdRequest, } from '../crowd/headless-api';
 import { DEFAULT_SPAWN_JITTER } from '../crowd/scenarios';

@@ -7,7 +7,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Command } from 'commander';
-import { runCli } from '../tools/browser-harness';
+import { runCli } from './run-cli';
 import { readScannedScenes } from '../bench/scanned-scenes-node';
 import { longSuite, reactiveSuite, smokeSuite, unitSuite } from '../bench/suites';
 import type { Scenario } from '../sim/scenario';

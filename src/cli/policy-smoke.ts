@@ -8,7 +8,8 @@
 import { dirname, join } from 'node:path';
 import { Command } from 'commander';
 import { positiveInt } from './parse';
-import { runCli, withHarness } from '../tools/browser-harness';
+import { withHarness } from '../tools/browser-harness';
+import { runCli } from './run-cli';
 
 const program = new Command('policy:smoke')
   .description('Run an ONNX policy on synthetic frames in the headless page and print its commands.')

@@ -12,7 +12,9 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { Command } from 'commander';
-import { CliError, runCli, withHarness } from '../tools/browser-harness';
+import { withHarness } from '../tools/browser-harness';
+import { CliError } from '../core/user-error';
+import { runCli } from './run-cli';
 import { finiteNumber, nonNegative, numberBetween, parseVec3, positiveInt } from './parse';
 import { serveCapture } from './sog-parts';
 import type { SceneProfileRow } from '../../bench/profile-scene.headless-api';

@@ -6,7 +6,8 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { PNG } from 'pngjs';
-import { CliError, withHarness } from '../tools/browser-harness';
+import { withHarness } from '../tools/browser-harness';
+import { CliError } from '../core/user-error';
 import type { Vec3 } from '../gpu/camera';
 import { parseSceneFile } from '../world/bake/scene-file';
 

@@ -1,7 +1,8 @@
 /** Node-side discovery of SOG datasets in a folder, and serving a capture (file or folder) to the page. */
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { CliError, type Harness } from '../tools/browser-harness';
+import type { Harness } from '../tools/browser-harness';
+import { CliError } from '../core/user-error';
 
 /**
  * The SOG `meta.json` files a folder holds: its own, or else one per direct sub-folder (sorted by

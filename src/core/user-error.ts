@@ -9,3 +9,6 @@ export class UserError extends Error {
     this.name = new.target.name;
   }
 }
+
+/** A user-facing error of a command-line tool (a bad option, a missing file or program): printed alone, exit 1. */
+export class CliError extends UserError {}

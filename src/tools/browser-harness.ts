@@ -11,8 +11,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { basename, relative, resolve, sep } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { createServer, type Plugin, type ViteDevServer } from 'vite';
-import { InvalidArgumentError } from 'commander';
-import { UserError } from '../core/user-error';
+import { CliError } from '../core/user-error';
 import type { HeadlessApi } from './headless-api-types';
 import { PeakMemorySampler } from './process-memory';
 import { CHROMIUM_PATH, HARDWARE_GPU_FLAGS, SWIFTSHADER_FLAGS } from './chromium-flags';
@@ -111,9 +110,6 @@ export function localFilesPlugin(paths: Map<string, { abs: string; dir: boolean 
   };
 }
 
-/** A user-facing error of a command-line tool: the CLI prints its message alone and exits 1. */
-export class CliError extends UserError {}
-
 /**
  * Starts the server and browser, runs `body`, and always tears both down.
  *
@@ -182,19 +178,4 @@ export async function withHarness<T>(options: HarnessOptions, body: (h: Harness)
     await browser?.close().catch(() => undefined);
     await server?.close().catch(() => undefined);
   }
-}
-
-/**
- * Runs a CLI main: prints a {@link UserError}'s message (CliError, ScenarioError, SplatFormatError,
- * commander's InvalidArgumentError, …) alone as one line (exit 1), anything else with its stack.
- */
-export function runCli(main: () => Promise<void>): void {
-  main().then(
-    () => process.exit(0),
-    (e: unknown) => {
-      if (e instanceof UserError || e instanceof InvalidArgumentError) console.error(`error: ${e.message}`);
-      else console.error(e);
-      process.exit(1);
-    },
-  );
 }
