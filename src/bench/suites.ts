@@ -113,11 +113,15 @@ function passableOffset(ext: { left: number; right: number }, half: number, side
 
 /**
  * Pedestrians for one reactive behaviour placed along `route` (world `world`), with trigger
- * parameters; null when the placement would leave the walkable area (the caller resamples).
+ * parameters, around arc length `at` (metres along the route; default 8–11 m drawn from `rng`,
+ * at most `length` − 4); null when the placement would leave the walkable area (the caller resamples).
+ *
+ * @throws Error for `ped-crossing` (placed on a crosswalk by {@link crossingPedestrians}).
  */
-function placeBehaviour(behaviour: Behaviour, route: Vec2[], length: number, world: World, rng: Rng): PedestrianSpec[] | null {
+export function placeBehaviour(behaviour: Behaviour, route: Vec2[], length: number, world: World, rng: Rng, at?: number): PedestrianSpec[] | null {
   const speed = () => r3(rng.range(1.1, 1.65));
-  const s = Math.min(length - 4, rng.range(8, 11));
+  const drawn = rng.range(8, 11);
+  const s = Math.min(length - 4, at ?? drawn);
   const f = frameAt(route, s);
   const side = rng.next() < 0.5 ? 1 : -1;
   const heading = (v: Vec2) => r3(Math.atan2(v[1], v[0]));
@@ -203,8 +207,11 @@ function placeBehaviour(behaviour: Behaviour, route: Vec2[], length: number, wor
   return peds.every((p) => isWalkable(world, p.spawn[0], p.spawn[1])) ? peds : null;
 }
 
-/** Pedestrians crossing the crosswalk the route crosses, both directions (Ped-Crossing). */
-function crossingPedestrians(route: SampledRoute, world: World, rng: Rng): PedestrianSpec[] | null {
+/**
+ * Pedestrians crossing crosswalk `crosswalkId` (the one the route crosses), both directions
+ * (Ped-Crossing); null when one would spawn within 2.5 m of the route's start or off the walkable area.
+ */
+export function crossingPedestrians(route: Pick<SampledRoute, 'sourceId' | 'points'>, world: World, rng: Rng): PedestrianSpec[] | null {
   const c = world.crosswalks.find((x) => x.id === route.sourceId);
   if (!c) return null;
   const n = rng.int(2, 4);

@@ -1,0 +1,75 @@
+/**
+ * `npm run scenario -- --world SEED|SCENE.json --from x,y --to x,y [--behaviour B [--at s]] [--seed K]
+ * [--out FILE.json]`: one custom scenario without a hand-computed route (src/bench/custom-scenario.ts):
+ * the route from the walkable network, start and goal snapped to walkable ground (with a note),
+ * pedestrians placed by the suite generator's rules, validated as the suites are. Writes the
+ * scenario JSON to FILE (or stdout), which `npm run bench -- --suite FILE` runs.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { relative, resolve } from 'node:path';
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { CliError } from '../core/user-error';
+import { customScenario } from '../bench/custom-scenario';
+import { REPO_ROOT } from '../bench/scanned-scenes-node';
+import { suiteWorld } from '../bench/suites';
+import { BEHAVIOURS, type Behaviour, type Scenario } from '../sim/scenario';
+import { parseSceneFile, sceneWorld } from '../world/bake/scene-file';
+import type { World } from '../world/world';
+import { finiteNumber, nonNegative } from './parse';
+import { runCli } from './run-cli';
+
+/** Parses `x,y` into two finite numbers. */
+function parseVec2(value: string): [number, number] {
+  const parts = value.split(',').map((s) => (s.trim() === '' ? Number.NaN : Number(s)));
+  if (parts.length !== 2 || parts.some((v) => !Number.isFinite(v))) throw new InvalidArgumentError(`expected two comma-separated numbers x,y (metres), got '${value}'`);
+  return parts as [number, number];
+}
+
+/** The world named by --world: a procedural world seed (the suites' 400 m worlds) or a scene file. */
+function worldOf(arg: string): { world: World; worldRef: Scenario['world'] } {
+  if (/^\d+$/.test(arg)) {
+    const seed = Number(arg);
+    return { world: suiteWorld(seed), worldRef: { kind: 'procedural', seed } };
+  }
+  const file = resolve(arg);
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    throw new CliError(`--world ${arg}: neither a world seed (a non-negative integer) nor a readable scene file`);
+  }
+  const scene = parseSceneFile(text, arg);
+  const rel = relative(REPO_ROOT, file);
+  return { world: sceneWorld(scene), worldRef: { kind: 'scene', path: rel.startsWith('..') ? file : rel } };
+}
+
+const program = new Command('scenario')
+  .description('Make one custom scenario: the route between two points from the walkable network, pedestrians placed by the suite rules.')
+  .requiredOption('--world <seed|scene.json>', 'procedural world seed (400 m, as the suites) or an annotated scene file')
+  .requiredOption('--from <x,y>', 'start point, world metres (snapped to walkable ground when off it)', parseVec2)
+  .requiredOption('--to <x,y>', 'goal point, world metres (snapped likewise)', parseVec2)
+  .addOption(new Option('--behaviour <name>', 'reactive behaviour of the pedestrians placed on the route').choices(BEHAVIOURS))
+  .option('--at <m>', 'with --behaviour: where along the route the pedestrians stand, metres (default 8–11 m, as the suites)', nonNegative)
+  .option('--seed <k>', 'placement and episode seed', (v) => {
+    const n = finiteNumber(v);
+    if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError(`expected a non-negative integer, got '${v}'`);
+    return n;
+  }, 0)
+  .option('--id <id>', 'scenario id (default custom/BEHAVIOUR/START-GOAL)')
+  .option('--out <file>', 'write the scenario here instead of stdout');
+
+runCli(async () => {
+  program.parse();
+  const o = program.opts<{ world: string; from: [number, number]; to: [number, number]; behaviour?: Behaviour; at?: number; seed: number; id?: string; out?: string }>();
+  if (o.at !== undefined && !o.behaviour) throw new CliError('--at needs --behaviour');
+  const { world, worldRef } = worldOf(o.world);
+  const { scenario, notes } = customScenario({ world, worldRef, from: o.from, to: o.to, behaviour: o.behaviour, at: o.at, seed: o.seed, id: o.id });
+  for (const n of notes) console.error(`note: ${n}`);
+  // Indented, with points and poses on one line each.
+  const json = `${JSON.stringify(scenario, null, 2).replace(/\[\s+(-?[\d.e+-]+(?:,\s+-?[\d.e+-]+)*)\s+\]/g, (_, inner: string) => `[${inner.split(/,\s+/).join(', ')}]`)}\n`;
+  if (o.out) {
+    writeFileSync(o.out, json);
+    const length = scenario.robot.route.slice(1).reduce((s, p, i) => s + Math.hypot(p[0] - scenario.robot.route[i][0], p[1] - scenario.robot.route[i][1]), 0);
+    console.error(`wrote ${o.out}: ${scenario.id}, route ${length.toFixed(1)} m (${scenario.robot.route.length} points), ${scenario.pedestrians.length} pedestrians; run it with npm run bench -- --suite ${o.out}`);
+  } else process.stdout.write(json);
+});
