@@ -208,7 +208,7 @@ export function placeBehaviour(behaviour: Behaviour, route: Vec2[], length: numb
 }
 
 /**
- * Pedestrians crossing crosswalk `crosswalkId` (the one the route crosses), both directions
+ * Pedestrians crossing the crosswalk `route.sourceId` (the one the route crosses), both directions
  * (Ped-Crossing); null when one would spawn within 2.5 m of the route's start or off the walkable area.
  */
 export function crossingPedestrians(route: Pick<SampledRoute, 'sourceId' | 'points'>, world: World, rng: Rng): PedestrianSpec[] | null {
