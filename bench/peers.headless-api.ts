@@ -46,6 +46,8 @@ export interface PeerBenchRequest {
   referenceMaxSplats: number;
   /** Curbside's total-α cull threshold, px² (`SplatRendererOptions.minAlphaMass`; 0 draws every splat). */
   minAlphaMass: number;
+  /** Curbside's level of detail (`SplatRendererOptions.lodPixelFraction`); above 0 Curbside is also timed with it off ("exact"). */
+  lodPixelFraction: number;
 }
 
 export interface PeerBenchRow {
@@ -55,15 +57,24 @@ export interface PeerBenchRow {
   height: number;
   /** Median frame ms of each block, in run order. */
   curbsideMs: number[];
+  /** Curbside with its level of detail off (every splat of the capture); equal to `curbsideMs` when the run's fraction is 0. */
+  curbsideExactMs: number[];
   playcanvasMs: number[];
   /** PlayCanvas with its screen-space culling off (minContribution = minPixelSize = 0): every splat drawn, as Curbside does. */
   playcanvasExactMs: number[];
   /** Median over all timed frames. */
   curbsideMedianMs: number;
+  curbsideExactMedianMs: number;
   playcanvasMedianMs: number;
   playcanvasExactMedianMs: number;
   /** PSNR (dB) of each image of the first camera against the f64 reference; null when skipped. */
   curbsidePsnr: number | null;
+  curbsideExactPsnr: number | null;
+  /** PSNR (dB) of Curbside's image against its exact one (the level of detail's own error; ∞ when none was drawn coarse). */
+  curbsideVsExactPsnr: number;
+  /** Cells Curbside drew at a coarse level in the first frame (of the scene's spatial cells). */
+  coarseCells: number;
+  cells: number;
   playcanvasPsnr: number | null;
   playcanvasExactPsnr: number | null;
   /** PlayCanvas's default culling parameters in this run. */
@@ -72,8 +83,8 @@ export interface PeerBenchRow {
   curbsidePasses: Record<string, number>;
   /** The PlayCanvas gsplat renderer in effect (GSPLAT_RENDERER_* name). */
   playcanvasRenderer: string;
-  /** First-camera images, RGBA8 base64, width×height each: Curbside, PlayCanvas, reference (or ''). */
-  images: { curbside: string; playcanvas: string; reference: string };
+  /** First-camera images, RGBA8 base64, width×height each: Curbside, Curbside exact (or '' without a level of detail), PlayCanvas, reference (or ''). */
+  images: { curbside: string; curbsideExact: string; playcanvas: string; reference: string };
 }
 
 export interface PeerBenchResult {
@@ -203,6 +214,7 @@ export async function runPeerBenchmark(req: PeerBenchRequest): Promise<PeerBench
   const device = acquired.device;
   const timer = await SplatFrameTimer.create(device, req.width, req.height);
   timer.renderer.minAlphaMass = req.minAlphaMass;
+  timer.renderer.lodPixelFraction = req.lodPixelFraction;
   const pcVersion = (await import('playcanvas')).version;
   const rows: PeerBenchRow[] = [];
   try {
@@ -210,7 +222,7 @@ export async function runPeerBenchmark(req: PeerBenchRequest): Promise<PeerBench
       const cloud = await loadSplatSource(file, device);
       const bounds = splatBounds(cloud);
       const start = file.view ? boundsViewCamera(bounds, file.view, req.width, req.height, req.fovYDeg) : frameSplatBounds(bounds, req.width, req.height, req.fovYDeg);
-      const scene = new SplatSceneBuffers(device, cloud, file.name);
+      const scene = new SplatSceneBuffers(device, cloud, file.name, undefined, undefined, req.lodPixelFraction);
       await timer.renderer.setScene(scene);
       const assets = file.sogParts ? file.sogParts.map((part) => ({ url: file.url + part, name: 'meta.json' })) : [file];
       const peer = await PlayCanvasPeer.create(assets, req.width, req.height);
@@ -219,6 +231,15 @@ export async function runPeerBenchmark(req: PeerBenchRequest): Promise<PeerBench
         // First camera: images and PSNR (also warms both renderers up).
         await curbsideFrame(start);
         const curbsideImage = await readTexture(device, timer.target.color);
+        const coarseCells = scene.lastCoarseCells;
+        const withLod = req.lodPixelFraction > 0;
+        let curbsideExactImage = curbsideImage;
+        if (withLod) {
+          timer.renderer.lodPixelFraction = 0;
+          await curbsideFrame(start);
+          curbsideExactImage = await readTexture(device, timer.target.color);
+          timer.renderer.lodPixelFraction = req.lodPixelFraction;
+        }
         peer.setCamera(start);
         peer.setCulling(false);
         for (let i = 0; i < req.warmup; i++) await peer.frame();
@@ -228,16 +249,18 @@ export async function runPeerBenchmark(req: PeerBenchRequest): Promise<PeerBench
         const playcanvasImage = await peer.image();
         const reference = cloud.count <= req.referenceMaxSplats ? renderSplatsReference(cloud, start) : null;
         timer.takePassMedians(); // the first frame compiles pipelines: keep it out of the pass medians
-        const blocks = { curbside: [] as number[], playcanvas: [] as number[], playcanvasExact: [] as number[] };
-        const all = { curbside: [] as number[], playcanvas: [] as number[], playcanvasExact: [] as number[] };
+        const blocks = { curbside: [] as number[], curbsideExact: [] as number[], playcanvas: [] as number[], playcanvasExact: [] as number[] };
+        const all = { curbside: [] as number[], curbsideExact: [] as number[], playcanvas: [] as number[], playcanvasExact: [] as number[] };
+        const renderers = withLod ? (['curbside', 'curbsideExact', 'playcanvas', 'playcanvasExact'] as const) : (['curbside', 'playcanvas', 'playcanvasExact'] as const);
         for (let r = 0; r < req.rounds; r++) {
-          for (const who of ['curbside', 'playcanvas', 'playcanvasExact'] as const) {
-            if (who !== 'curbside') peer.setCulling(who === 'playcanvas');
+          for (const who of renderers) {
+            if (who === 'playcanvas' || who === 'playcanvasExact') peer.setCulling(who === 'playcanvas');
+            if (withLod) timer.renderer.lodPixelFraction = who === 'curbsideExact' ? 0 : req.lodPixelFraction;
             const times: number[] = [];
             for (let f = -req.warmup; f < req.frames; f++) {
               const camera = orbitCamera(start, (f + req.warmup + 1) * req.orbitDeg);
               let ms: number;
-              if (who === 'curbside') {
+              if (who === 'curbside' || who === 'curbsideExact') {
                 ms = await curbsideFrame(camera);
               } else {
                 peer.setCamera(camera);
@@ -260,18 +283,24 @@ export async function runPeerBenchmark(req: PeerBenchRequest): Promise<PeerBench
           width: req.width,
           height: req.height,
           curbsideMs: blocks.curbside,
+          curbsideExactMs: withLod ? blocks.curbsideExact : blocks.curbside,
           playcanvasMs: blocks.playcanvas,
           playcanvasExactMs: blocks.playcanvasExact,
           curbsideMedianMs: median(all.curbside),
+          curbsideExactMedianMs: median(withLod ? all.curbsideExact : all.curbside),
           playcanvasMedianMs: median(all.playcanvas),
           playcanvasExactMedianMs: median(all.playcanvasExact),
           curbsidePsnr: reference ? psnr(curbsideImage, reference) : null,
+          curbsideExactPsnr: reference ? psnr(curbsideExactImage, reference) : null,
+          curbsideVsExactPsnr: psnr(curbsideImage, curbsideExactImage),
+          coarseCells,
+          cells: scene.cells?.count.length ?? 0,
           playcanvasPsnr: reference ? psnr(playcanvasImage, reference) : null,
           playcanvasExactPsnr: reference ? psnr(playcanvasExactImage, reference) : null,
           playcanvasCulling: { ...peer.defaults },
           playcanvasRenderer: peer.rendererName,
           curbsidePasses: timer.takePassMedians(),
-          images: { curbside: opaque(curbsideImage), playcanvas: opaque(playcanvasImage), reference: reference ? opaque(reference) : '' },
+          images: { curbside: opaque(curbsideImage), curbsideExact: withLod ? opaque(curbsideExactImage) : '', playcanvas: opaque(playcanvasImage), reference: reference ? opaque(reference) : '' },
         });
       } finally {
         peer.destroy();

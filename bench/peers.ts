@@ -3,7 +3,7 @@
  * (the pinned devDependency `playcanvas`) on the same captures, resolution and orbiting camera,
  * alternating in one headless Chromium run. Prints and writes a table (median ms, ratio, PSNR of
  * each against the f64 reference) to bench/RESULTS.md (section `peers`) and bench/out/peers.json,
- * and side-by-side images (Curbside | PlayCanvas | reference) to bench/out/peers-<scene>.png.
+ * and side-by-side images (Curbside | Curbside exact with --lod | PlayCanvas | reference) to bench/out/peers-<scene>.png.
  * Default captures: the three in ../shared/data/splats, a baked 300 m street block (~1.4 M splats,
  * baked into bench/out/ on first use) and the 5 M-splat Semarang SOG capture.
  */
@@ -17,6 +17,7 @@ import { CliError } from '../src/core/user-error';
 import { runCli } from '../src/cli/run-cli';
 import { finiteNumber, nonNegative, numberBetween, positiveInt } from '../src/cli/parse';
 import { serveCapture } from '../src/cli/sog-parts';
+import { DEFAULT_LOD_PIXEL_FRACTION } from '../src/splats/splat-lod';
 import type { PeerBenchResult, PeerView } from './peers.headless-api';
 import { machineLine, markdownTable, writeResultsSection } from '../src/cli/results-file';
 
@@ -49,6 +50,7 @@ const program = new Command('bench:peers')
   .option('--view <ux,uy,uz,pitch,distance>', 'start view for every --scene file: up axis, degrees above the plane ⟂ up, distance in bounds radii (default: the default capture\'s own view, else framed along +z)')
   .option('--reference-max <n>', 'largest capture rendered by the f64 reference for PSNR', positiveInt(1e9), 200_000)
   .option('--min-alpha-mass <px2>', "Curbside's total-α cull threshold, px² (0 draws every splat that reaches α = 1/255)", nonNegative, 0)
+  .option('--lod <fraction>', `Curbside's level of detail: merged splats where a voxel is at most this fraction of a pixel (default ${DEFAULT_LOD_PIXEL_FRACTION}: none; above 0 Curbside is also timed without it and the run writes its own section)`, nonNegative, DEFAULT_LOD_PIXEL_FRACTION)
   .option('--gpu', "use the machine's GPU instead of SwiftShader")
   .option('--headed', 'show the browser window')
   .option('--no-write', 'leave bench/RESULTS.md unchanged (bench/out/peers.json and the images are still written)');
@@ -61,7 +63,7 @@ const parseSize = (v: string): [number, number] => {
 
 runCli(async () => {
   program.parse();
-  const o = program.opts<{ view?: string; scene?: string[]; size?: string; frames: number; warmup: number; rounds: number; orbit: number; fovY: number; referenceMax: number; minAlphaMass: number; gpu?: boolean; headed?: boolean; write: boolean }>();
+  const o = program.opts<{ view?: string; scene?: string[]; size?: string; frames: number; warmup: number; rounds: number; orbit: number; fovY: number; referenceMax: number; minAlphaMass: number; lod: number; gpu?: boolean; headed?: boolean; write: boolean }>();
   let view: PeerView | undefined;
   if (o.view) {
     const v = o.view.split(',').map(Number);
@@ -90,7 +92,7 @@ runCli(async () => {
     const result = await withHarness({ headed: o.headed, hardwareGpu: o.gpu }, async (h) => {
       const file = await serveCapture(h, s.path);
       return h.call('runPeerBenchmark', {
-        files: [{ ...file, view: s.view }], width, height, fovYDeg: o.fovY, orbitDeg: o.orbit, warmup: o.warmup, frames: o.frames, rounds: o.rounds, referenceMaxSplats: o.referenceMax, minAlphaMass: o.minAlphaMass,
+        files: [{ ...file, view: s.view }], width, height, fovYDeg: o.fovY, orbitDeg: o.orbit, warmup: o.warmup, frames: o.frames, rounds: o.rounds, referenceMaxSplats: o.referenceMax, minAlphaMass: o.minAlphaMass, lodPixelFraction: o.lod,
       });
     });
     ({ adapter, software, playcanvasVersion: pcVersion } = result);
@@ -98,43 +100,47 @@ runCli(async () => {
     rows.push(r);
     const passes = Object.entries(r.curbsidePasses).map(([k, v]) => `${k} ${v.toFixed(1)}`).join(', ');
     console.log(
-      `  ${r.scene}: Curbside ${r.curbsideMedianMs.toFixed(1)} ms (${passes || 'no pass times'}), PlayCanvas ${r.playcanvasMedianMs.toFixed(1)} ms, ` +
+      `  ${r.scene}: Curbside ${r.curbsideMedianMs.toFixed(1)} ms (${passes || 'no pass times'}; ${r.coarseCells} of ${r.cells} cells coarse, ${r.curbsideVsExactPsnr.toFixed(1)} dB from exact), Curbside exact ${r.curbsideExactMedianMs.toFixed(1)} ms, PlayCanvas ${r.playcanvasMedianMs.toFixed(1)} ms, ` +
         `PlayCanvas culling off ${r.playcanvasExactMedianMs.toFixed(1)} ms (${((performance.now() - started) / 1000).toFixed(0)} s)`,
     );
   }
   const fmt = (v: number) => v.toFixed(1);
   const db = (v: number | null) => (v === null ? '–' : Number.isFinite(v) ? v.toFixed(1) : '∞');
   const table = markdownTable(
-    ['capture', 'splats', 'resolution', `PlayCanvas ${pcVersion} ms`, 'PlayCanvas, culling off ms', 'Curbside ms', 'Curbside / PlayCanvas', 'Curbside / PlayCanvas culling off', 'PSNR Curbside dB', 'PSNR PlayCanvas dB', 'PSNR PlayCanvas culling off dB'],
+    ['capture', 'splats', 'resolution', `PlayCanvas ${pcVersion} ms`, 'PlayCanvas, culling off ms', 'Curbside ms', 'Curbside / PlayCanvas', 'Curbside / PlayCanvas culling off', 'PSNR Curbside dB', 'cells drawn coarse', 'Curbside exact ms', 'Curbside exact / PlayCanvas', 'PSNR Curbside exact dB', 'PSNR PlayCanvas dB', 'PSNR PlayCanvas culling off dB'],
     rows.map((r) => [
       `\`${r.scene}\``, r.splats.toLocaleString('en'), `${r.width}×${r.height}`,
       `${fmt(r.playcanvasMedianMs)} (${r.playcanvasMs.map(fmt).join(' / ')})`,
       `${fmt(r.playcanvasExactMedianMs)} (${r.playcanvasExactMs.map(fmt).join(' / ')})`,
       `${fmt(r.curbsideMedianMs)} (${r.curbsideMs.map(fmt).join(' / ')})`,
       `**${(r.curbsideMedianMs / r.playcanvasMedianMs).toFixed(2)}×**`, `${(r.curbsideMedianMs / r.playcanvasExactMedianMs).toFixed(2)}×`,
-      db(r.curbsidePsnr), db(r.playcanvasPsnr), db(r.playcanvasExactPsnr),
+      db(r.curbsidePsnr), `${r.coarseCells} / ${r.cells}`,
+      `${fmt(r.curbsideExactMedianMs)} (${r.curbsideExactMs.map(fmt).join(' / ')})`, `${(r.curbsideExactMedianMs / r.playcanvasMedianMs).toFixed(2)}×`, db(r.curbsideExactPsnr),
+      db(r.playcanvasPsnr), db(r.playcanvasExactPsnr),
     ]),
   );
   const header = machineLine(adapter, software);
   console.log(`\n${header}\n\n${table}`);
   const outDir = new URL('./out/', import.meta.url);
   mkdirSync(outDir, { recursive: true });
-  const suffix = o.minAlphaMass > 0 ? `-cull${o.minAlphaMass}` : '';
+  const suffix = (o.minAlphaMass > 0 ? `-cull${o.minAlphaMass}` : '') + (o.lod > 0 ? `-lod${o.lod}` : '');
   for (const r of rows) {
-    const panels = [r.images.curbside, r.images.playcanvas, r.images.reference].filter(Boolean).map((b) => Buffer.from(b, 'base64'));
+    const panels = [r.images.curbside, r.images.curbsideExact, r.images.playcanvas, r.images.reference].filter(Boolean).map((b) => Buffer.from(b, 'base64'));
     const png = new PNG({ width: r.width * panels.length, height: r.height });
     panels.forEach((p, k) => {
       for (let y = 0; y < r.height; y++) p.copy(png.data, (y * png.width + k * r.width) * 4, y * r.width * 4, (y + 1) * r.width * 4);
     });
     writeFileSync(new URL(`peers${suffix}-${basename(r.scene).replace(/[^\w.-]/g, '_')}.png`, outDir), PNG.sync.write(png));
   }
-  writeFileSync(new URL(`peers${suffix}.json`, outDir), JSON.stringify({ date: new Date().toISOString(), header, playcanvasVersion: pcVersion, minAlphaMass: o.minAlphaMass, rows: rows.map(({ images: _, ...rest }) => rest) }, null, 2));
+  writeFileSync(new URL(`peers${suffix}.json`, outDir), JSON.stringify({ date: new Date().toISOString(), header, playcanvasVersion: pcVersion, minAlphaMass: o.minAlphaMass, lodPixelFraction: o.lod, rows: rows.map(({ images: _, ...rest }) => rest) }, null, 2));
   if (o.write) {
     // The exact renderer (the default) and a run with Curbside's total-α cull keep separate sections.
     const cull = o.minAlphaMass > 0;
+    const options = [cull ? `--min-alpha-mass ${o.minAlphaMass}` : '', o.lod > 0 ? `--lod ${o.lod}` : ''].filter(Boolean).join(' ');
     writeResultsSection(
-      cull ? 'peers-cull' : 'peers',
-      `## Splat renderer vs PlayCanvas (\`npm run bench:peers${cull ? ` -- --min-alpha-mass ${o.minAlphaMass}` : ''}\`), ${new Date().toISOString().slice(0, 10)}\n\n${header}\n\n` +
+      cull ? 'peers-cull' : o.lod > 0 ? 'peers-lod' : 'peers',
+      `## Splat renderer vs PlayCanvas (\`npm run bench:peers${options ? ` -- ${options}` : ''}\`), ${new Date().toISOString().slice(0, 10)}\n\n${header}\n\n` +
+        (o.lod > 0 ? `Curbside draws each spatial cell of a capture of ≥ 65,536 splats at the coarsest level of detail whose merged voxels are at most ${o.lod} of a pixel at the cell's distance (\`--lod\`, \`src/splats/splat-lod.ts\`), and is also timed with it off ("exact": every splat of the capture). ` : '') +
         (cull ? `Curbside culls splats whose total α over the image is below ${o.minAlphaMass} px² (\`minAlphaMass\`; the default, 0, draws every splat that reaches α = 1/255). ` : '') +
         `Same headless Chromium, same file, resolution and camera path (default framing, orbiting the target by ${o.orbit}° per frame), ` +
         `PlayCanvas ${pcVersion} WebGPU (${rows[0]?.playcanvasRenderer ?? '?'}, unified gsplat; as shipped, with its screen-space culling ` +
@@ -142,7 +148,7 @@ runCli(async () => {
         `every splat as Curbside does) and Curbside's \`SplatRenderer\` alternated in ${o.rounds} blocks each ` +
         `of ${o.warmup} warm-up + ${o.frames} timed frames; frame ms = start of the frame's CPU work → \`onSubmittedWorkDone\`, median over all timed frames ` +
         `(per-block medians in brackets). PSNR over RGB of the first frame against the f64 reference renderer (the 3DGS equations). ` +
-        `Images (Curbside | PlayCanvas | reference): \`bench/out/peers-<capture>.png\`.\n\n${table}`,
+        `Images (Curbside | Curbside exact | PlayCanvas | reference): \`bench/out/peers-<capture>.png\`.\n\n${table}`,
     );
     console.log(`wrote bench/RESULTS.md, bench/out/peers${suffix}.json and bench/out/peers${suffix}-*.png`);
   }

@@ -17,6 +17,7 @@ import { CliError } from '../core/user-error';
 import { runCli } from './run-cli';
 import { finiteNumber, nonNegative, numberBetween, parseVec3, positiveInt } from './parse';
 import { serveCapture } from './sog-parts';
+import { DEFAULT_LOD_PIXEL_FRACTION } from '../splats/splat-lod';
 import type { SceneProfileRow } from '../../bench/profile-scene.headless-api';
 import type { ProfileConfig, } from '../../bench/profile.headless-api';
 import { profileHtml } from './profile-html';
@@ -53,12 +54,13 @@ const program = new Command('profile')
   .option('--fov-y <deg>', 'with --scene: vertical field of view, degrees', numberBetween(0, 180), 50)
   .option('--orbit <deg>', 'with --scene: turn the camera about the target by DEG per frame', finiteNumber, 0)
   .option('--min-alpha-mass <px2>', 'with --scene: cull splats whose total α is below this, px² (default 0: none)', nonNegative)
+  .option('--lod <fraction>', `with --scene: level of detail, merged splats where a voxel is at most this fraction of a pixel (default ${DEFAULT_LOD_PIXEL_FRACTION}; 0 draws every splat)`, nonNegative)
   .option('--out <dir>', 'output directory', 'bench/out')
   .option('--gpu', "use the machine's GPU instead of SwiftShader")
   .option('--headed', 'show the browser window');
 
 /** `--scene` mode: one row per capture, printed and written to DIR/profile.json. */
-async function profileScenes(o: { scene: string[]; width: number; height: number; eye?: [number, number, number]; target?: [number, number, number]; up?: [number, number, number]; fovY: number; orbit: number; minAlphaMass?: number; frames: string; out: string; gpu?: boolean; headed?: boolean }): Promise<void> {
+async function profileScenes(o: { scene: string[]; width: number; height: number; eye?: [number, number, number]; target?: [number, number, number]; up?: [number, number, number]; fovY: number; orbit: number; minAlphaMass?: number; lod?: number; frames: string; out: string; gpu?: boolean; headed?: boolean }): Promise<void> {
   const frames = Number(o.frames);
   if (!(Number.isInteger(frames) && frames > 0)) throw new CliError(`--frames: expected a positive integer, got '${o.frames}'`);
   const rows: SceneProfileRow[] = [];
@@ -68,7 +70,7 @@ async function profileScenes(o: { scene: string[]; width: number; height: number
     const result = await withHarness({ headed: o.headed, hardwareGpu: o.gpu }, async (h) => {
       const file = await serveCapture(h, path);
       const r = await h.call('profileSplatScene', {
-        file, width: o.width, height: o.height, fovYDeg: o.fovY, eye: o.eye, target: o.target, up: o.up, orbitDeg: o.orbit, frames, warmup: 2, minAlphaMass: o.minAlphaMass,
+        file, width: o.width, height: o.height, fovYDeg: o.fovY, eye: o.eye, target: o.target, up: o.up, orbitDeg: o.orbit, frames, warmup: 2, minAlphaMass: o.minAlphaMass, lodPixelFraction: o.lod,
       });
       return { ...r, browserPeakBytes: h.peakMemoryBytes() };
     });
@@ -79,9 +81,9 @@ async function profileScenes(o: { scene: string[]; width: number; height: number
     console.log(`  ${path}: ${result.rows[0].frameMs.toFixed(1)} ms`);
   }
   const fmt = (v: number | undefined) => (v === undefined ? '–' : v.toFixed(2));
-  const head = ['scene', 'splats', 'resolution', 'frame ms', 'FPS', 'preprocess ms', 'sort ms', 'raster ms', 'load s', 'browser peak MB'];
+  const head = ['scene', 'splats', 'resolution', 'frame ms', 'FPS', 'preprocess ms', 'sort ms', 'raster ms', 'cells drawn coarse', 'load s', 'cells + LOD + upload s', 'LOD splats', 'browser peak MB'];
   const mb = (b: number | null | undefined) => (b == null ? '–' : (b / 2 ** 20).toFixed(0));
-  const body = rows.map((r) => [r.scene, r.splats.toLocaleString('en'), `${r.width}×${r.height}`, fmt(r.frameMs), r.fps.toFixed(1), fmt(r.passes.preprocess), fmt(r.passes.sort), fmt(r.passes.raster), (r.loadMs / 1000).toFixed(2), mb(r.browserPeakBytes)]);
+  const body = rows.map((r) => [r.scene, r.splats.toLocaleString('en'), `${r.width}×${r.height}`, fmt(r.frameMs), r.fps.toFixed(1), fmt(r.passes.preprocess), fmt(r.passes.sort), fmt(r.passes.raster), `${r.coarseCells} / ${r.cells}`, (r.loadMs / 1000).toFixed(2), (r.prepareMs / 1000).toFixed(2), r.lodSplats.toLocaleString('en'), mb(r.browserPeakBytes)]);
   const warning = software ? 'NO GPU: WebGPU ran on a software rasteriser; these are not GPU figures (compare ratios only).\n' : '';
   console.log(`${warning}${header}\n\n${markdownTable(head, body)}`);
   mkdirSync(o.out, { recursive: true });

@@ -13,6 +13,7 @@ import { withHarness } from '../tools/browser-harness';
 import { CliError } from '../core/user-error';
 import { runCli } from './run-cli';
 import { serveCapture } from './sog-parts';
+import { DEFAULT_LOD_PIXEL_FRACTION } from '../splats/splat-lod';
 import { nonNegative, numberBetween, parseVec3, positiveInt } from './parse';
 import { renderWorldCli, type WorldCliOptions } from './render-world';
 
@@ -32,16 +33,18 @@ const program = new Command('render')
   .option('--up <x,y,z>', 'up direction (scene frame); default 0,-1,0 (COLMAP/OpenCV captures are y-down)', parseVec3)
   .option('--fov-y <deg>', 'vertical field of view in degrees (default 50; 60 for --world SEED)', numberBetween(0, 180))
   .option('--min-alpha-mass <px2>', 'cull splats whose total α over the image is below this, px² (default 0: draw every splat reaching α = 1/255)', nonNegative)
+  .option('--lod <fraction>', `level of detail for captures of ≥ 65,536 splats: merged splats where a voxel is at most this fraction of a pixel (default ${DEFAULT_LOD_PIXEL_FRACTION}; 0 draws every splat)`, nonNegative)
   .option('--headed', 'show the browser window')
   .option('--gpu', "use the machine's GPU instead of SwiftShader");
 
 runCli(async () => {
   program.parse();
-  const o = program.opts<{ scene?: string; world?: string; map?: boolean; pedestrians?: number; worldSize?: number; viewDistance?: number; out: string; width: number; height: number; eye?: [number, number, number]; target?: [number, number, number]; up?: [number, number, number]; fovY?: number; minAlphaMass?: number; headed?: boolean; gpu?: boolean }>();
+  const o = program.opts<{ scene?: string; world?: string; map?: boolean; pedestrians?: number; worldSize?: number; viewDistance?: number; out: string; width: number; height: number; eye?: [number, number, number]; target?: [number, number, number]; up?: [number, number, number]; fovY?: number; minAlphaMass?: number; lod?: number; headed?: boolean; gpu?: boolean }>();
   if (!o.out.toLowerCase().endsWith('.png')) throw new CliError(`--out ${o.out}: the output must be a .png file`);
   if (o.world !== undefined) {
     if (o.scene) throw new CliError('--scene and --world: give one of them');
     if (o.minAlphaMass !== undefined) throw new CliError('--min-alpha-mass applies to --scene captures only');
+    if (o.lod !== undefined) throw new CliError('--lod applies to --scene captures only');
     return renderWorldCli(o as WorldCliOptions);
   }
   if (!o.scene) throw new CliError("required option '--scene <file>' (or '--world <seed|scene.json>') not specified");
@@ -62,6 +65,7 @@ runCli(async () => {
       target: o.target,
       up: o.up,
       minAlphaMass: o.minAlphaMass,
+      lodPixelFraction: o.lod,
     });
   });
   const png = new PNG({ width: result.width, height: result.height });

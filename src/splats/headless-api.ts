@@ -18,6 +18,8 @@ export interface RenderRequest extends CaptureViewRequest {
   sogParts?: string[];
   /** Total-α cull threshold, px² (`SplatRendererOptions.minAlphaMass`; default 0 draws every splat). */
   minAlphaMass?: number;
+  /** Level of detail (`SplatRendererOptions.lodPixelFraction`; default DEFAULT_LOD_PIXEL_FRACTION, 0 draws every splat of the capture). */
+  lodPixelFraction?: number;
 }
 
 export interface RenderResult {
@@ -35,7 +37,7 @@ export async function renderSplats(req: RenderRequest): Promise<RenderResult> {
   return withAcquiredDevice({ optionalFeatures: ['timestamp-query'] }, async (acquired) => {
     const cloud = await loadSplatSource({ url: req.fileUrl, name: req.fileName, sogParts: req.sogParts }, acquired.device);
     const camera = captureCamera(cloud, req);
-    const pixels = await renderSplatsOffscreen(acquired.device, cloud, camera, req.fileName, req.minAlphaMass ?? 0);
+    const pixels = await renderSplatsOffscreen(acquired.device, cloud, camera, req.fileName, req.minAlphaMass ?? 0, req.lodPixelFraction);
     let coveredPixels = 0;
     for (let i = 3; i < pixels.length; i += 4) if (pixels[i] > 0) coveredPixels++;
     return { width: req.width, height: req.height, rgbaBase64: toBase64(toRgba8(pixels)), adapter: describeAdapter(acquired), splatCount: cloud.count, coveredPixels, camera };

@@ -6,6 +6,7 @@ import { beginRenderPass, submit } from '../gpu/gpu-stats';
 import { readTexture } from '../gpu/readback';
 import type { SplatCloud } from './splat-cloud';
 import { SplatRenderer } from './splat-renderer';
+import { DEFAULT_LOD_PIXEL_FRACTION } from './splat-lod';
 import { SplatSceneBuffers } from './splat-scene-buffers';
 
 /**
@@ -55,10 +56,11 @@ export class OffscreenTarget {
  * over a black background.
  *
  * @param minAlphaMass the renderer's total-α cull threshold, px² (`SplatRendererOptions`; 0 draws every splat).
+ * @param lodPixelFraction the renderer's level of detail (`SplatRendererOptions.lodPixelFraction`; 0 draws the capture's own splats).
  */
-export async function renderSplatsOffscreen(device: GPUDevice, cloud: SplatCloud, camera: PinholeCamera, file = 'scene', minAlphaMass = 0): Promise<Float32Array> {
-  const scene = new SplatSceneBuffers(device, cloud, file);
-  const renderer = await SplatRenderer.create(device, { colorFormat: OFFSCREEN_COLOR_FORMAT, depthFormat: OFFSCREEN_DEPTH_FORMAT, minAlphaMass });
+export async function renderSplatsOffscreen(device: GPUDevice, cloud: SplatCloud, camera: PinholeCamera, file = 'scene', minAlphaMass = 0, lodPixelFraction = DEFAULT_LOD_PIXEL_FRACTION): Promise<Float32Array> {
+  const scene = new SplatSceneBuffers(device, cloud, file, undefined, undefined, lodPixelFraction);
+  const renderer = await SplatRenderer.create(device, { colorFormat: OFFSCREEN_COLOR_FORMAT, depthFormat: OFFSCREEN_DEPTH_FORMAT, minAlphaMass, lodPixelFraction });
   const target = new OffscreenTarget(device, camera.width, camera.height);
   try {
     await renderer.setScene(scene);

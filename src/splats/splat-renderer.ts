@@ -18,6 +18,7 @@ import { PrefixScan } from '../gpu/prefix-scan';
 import { RadixSort } from '../gpu/radix-sort';
 import { PROJECTED_SPLAT_LAYOUT, SPLAT_FRAME_LAYOUT } from './gpu-layout';
 import { depthKeyBits } from './projection';
+import { DEFAULT_LOD_PIXEL_FRACTION } from './splat-lod';
 import { COMPACT_BLOCK_SIZE, compactBlocks, FRAME_COUNTERS, SplatPreprocessPass } from './preprocess-pass';
 import { SplatRasterPass, type SplatRenderTarget } from './raster-pass';
 import type { SplatSceneBuffers } from './splat-scene-buffers';
@@ -35,6 +36,13 @@ export interface SplatRendererOptions {
    * trade fidelity for speed (bench/RESULTS.md measures both); settable later with `minAlphaMass`.
    */
   minAlphaMass?: number;
+  /**
+   * Level of detail (scenes built with coarse levels: `SplatSceneBuffers`'s `lodPixelFraction`,
+   * splat-lod.ts): each cell is drawn at the coarsest level whose merged voxels are at most this
+   * fraction of a pixel at its distance. Default
+   * {@link DEFAULT_LOD_PIXEL_FRACTION}; 0 draws every splat of the capture (exact to the 3DGS equations).
+   */
+  lodPixelFraction?: number;
 }
 
 export class SplatRenderer {
@@ -87,8 +95,12 @@ export class SplatRenderer {
     ]);
     const renderer = new SplatRenderer(device, preprocess, raster, options.profiler);
     renderer.minAlphaMass = options.minAlphaMass ?? 0;
+    renderer.lodPixelFraction = options.lodPixelFraction ?? DEFAULT_LOD_PIXEL_FRACTION;
     return renderer;
   }
+
+  /** See {@link SplatRendererOptions.lodPixelFraction}; settable between frames (≥ 0). */
+  lodPixelFraction = DEFAULT_LOD_PIXEL_FRACTION;
 
   /** The total-α cull threshold in px² (see {@link SplatRendererOptions.minAlphaMass}). */
   get minAlphaMass(): number {
@@ -154,7 +166,7 @@ export class SplatRenderer {
     }
     this.device.queue.writeBuffer(this.cameraBuffer, 0, packCameraUniform(camera, this.cameraScratch));
     // The cells in view (CPU frustum test of their bounds): the preprocess runs over their splats only.
-    const { ranges, splats } = scene.visibleRanges(camera, this.rangeScratch);
+    const { ranges, splats } = scene.visibleRanges(camera, this.rangeScratch, this.lodPixelFraction);
     this.lastFrameSplats = splats;
     this.frameScratch[SPLAT_FRAME_LAYOUT.splatCount / 4] = splats;
     this.frameScratch[SPLAT_FRAME_LAYOUT.rangeCount / 4] = ranges;
