@@ -107,14 +107,14 @@ runCli(async () => {
   const fmt = (v: number) => v.toFixed(1);
   const db = (v: number | null) => (v === null ? '–' : Number.isFinite(v) ? v.toFixed(1) : '∞');
   const table = markdownTable(
-    ['capture', 'splats', 'resolution', `PlayCanvas ${pcVersion} ms`, 'PlayCanvas, culling off ms', 'Curbside ms', 'Curbside / PlayCanvas', 'Curbside / PlayCanvas culling off', 'PSNR Curbside dB', 'cells drawn coarse', 'Curbside exact ms', 'Curbside exact / PlayCanvas', 'PSNR Curbside exact dB', 'PSNR PlayCanvas dB', 'PSNR PlayCanvas culling off dB'],
+    ['capture', 'splats', 'resolution', `PlayCanvas ${pcVersion} ms`, 'PlayCanvas, culling off ms', 'Curbside ms', 'Curbside / PlayCanvas', 'Curbside / PlayCanvas culling off', 'PSNR Curbside dB', 'cells drawn coarse', 'PSNR Curbside vs exact dB', 'Curbside exact ms', 'Curbside exact / PlayCanvas', 'PSNR Curbside exact dB', 'PSNR PlayCanvas dB', 'PSNR PlayCanvas culling off dB'],
     rows.map((r) => [
       `\`${r.scene}\``, r.splats.toLocaleString('en'), `${r.width}×${r.height}`,
       `${fmt(r.playcanvasMedianMs)} (${r.playcanvasMs.map(fmt).join(' / ')})`,
       `${fmt(r.playcanvasExactMedianMs)} (${r.playcanvasExactMs.map(fmt).join(' / ')})`,
       `${fmt(r.curbsideMedianMs)} (${r.curbsideMs.map(fmt).join(' / ')})`,
       `**${(r.curbsideMedianMs / r.playcanvasMedianMs).toFixed(2)}×**`, `${(r.curbsideMedianMs / r.playcanvasExactMedianMs).toFixed(2)}×`,
-      db(r.curbsidePsnr), `${r.coarseCells} / ${r.cells}`,
+      db(r.curbsidePsnr), `${r.coarseCells} / ${r.cells}`, db(r.curbsideVsExactPsnr),
       `${fmt(r.curbsideExactMedianMs)} (${r.curbsideExactMs.map(fmt).join(' / ')})`, `${(r.curbsideExactMedianMs / r.playcanvasMedianMs).toFixed(2)}×`, db(r.curbsideExactPsnr),
       db(r.playcanvasPsnr), db(r.playcanvasExactPsnr),
     ]),

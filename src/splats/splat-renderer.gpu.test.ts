@@ -315,7 +315,7 @@ describe('spatial cells', () => {
 });
 
 describe('level of detail', () => {
-  it('draws distant cells merged: far fewer splats, the image still within 35 dB of the reference of every splat', async () => {
+  it('draws distant cells merged: fewer splats, the image within 42 dB of the reference of every splat', async () => {
     const cloud = await loadCapture('guitar.compressed.ply');
     const framed = captureCamera(cloud, 160, 120);
     // Three times the framing distance: the guitar spans a third of the image, most of its splats sub-pixel.
@@ -340,11 +340,11 @@ describe('level of detail', () => {
     expect(lod.stored).toBeGreaterThan(cloud.count);
     expect(lod.coarseCells).toBeGreaterThan(0);
     expect(exact.coarseCells).toBe(0);
-    // Measured: 10,649 of 90,854 splats, 42.2 dB (55.0 dB exact).
-    expect(lod.frameSplats).toBeLessThan(0.25 * exact.frameSplats);
+    // Measured: 51,610 of 90,854 splats, 46.6 dB (55.0 dB exact); splats wider than half a voxel stay unmerged.
+    expect(lod.frameSplats).toBeLessThan(0.65 * exact.frameSplats);
     const lit = reference.filter((v, i) => i % 4 === 3 && v > 0.5).length;
     expect(lit, 'pixels covered in the reference').toBeGreaterThan(200);
     expect(psnr(exact.pixels, reference)).toBeGreaterThanOrEqual(40);
-    expect(psnr(lod.pixels, reference)).toBeGreaterThanOrEqual(35);
+    expect(psnr(lod.pixels, reference)).toBeGreaterThanOrEqual(42);
   });
 });
