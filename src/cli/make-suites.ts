@@ -3,22 +3,55 @@
  * `scenes/suites/{smoke,unit,reactive,long}.json` (or writes them to DIR) from src/bench/suites.ts
  * (deterministic: rerunning gives the same bytes). The scanned-scene unit scenarios use every scene
  * file in `scenes/` ({@link readScannedScenes}).
+ *
+ * `npm run suites -- --scene scenes/NAME.json [--seed K] --out FILE.json`: the suite of one annotated
+ * scene instead (src/bench/scene-suite.ts: unit, reactive and, where the scene allows, long-horizon).
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { Command } from 'commander';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { Command, InvalidArgumentError } from 'commander';
+import { CliError } from '../core/user-error';
 import { runCli } from './run-cli';
-import { readScannedScenes } from '../bench/scanned-scenes-node';
+import { readScannedScenes, REPO_ROOT } from '../bench/scanned-scenes-node';
+import { sceneSuite } from '../bench/scene-suite';
 import { longSuite, reactiveSuite, smokeSuite, unitSuite } from '../bench/suites';
+import { parseSceneFile } from '../world/bake/scene-file';
 import type { Scenario } from '../sim/scenario';
 
 const program = new Command('suites')
-  .description('Regenerate the scenario suites (smoke, unit, reactive, long) deterministically.')
-  .option('--out <dir>', 'output directory', resolve(import.meta.dirname, '../../scenes/suites'));
+  .description('Regenerate the scenario suites (smoke, unit, reactive, long) deterministically, or make the suite of one scanned scene (--scene).')
+  .option('--out <dir|file>', 'output directory (default scenes/suites); with --scene, the suite file to write')
+  .option('--scene <file>', 'make the suite of this annotated scene file (scenes/NAME.json) instead')
+  .option('--seed <k>', 'with --scene: generation seed', (v) => {
+    if (!/^\d+$/.test(v)) throw new InvalidArgumentError(`expected a non-negative integer, got '${v}'`);
+    return Number(v);
+  }, 0);
+
+/** `--scene`: one scene's suite to one file. */
+function writeSceneSuite(sceneArg: string, seed: number, out: string | undefined): void {
+  if (!out) throw new CliError("--scene needs --out FILE.json (the suite file to write)");
+  const file = resolve(sceneArg);
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    throw new CliError(`--scene ${sceneArg}: cannot read the file`);
+  }
+  const rel = relative(REPO_ROOT, file);
+  const path = rel.startsWith('..') ? file : rel;
+  const t = performance.now();
+  const { scenarios, notes } = sceneSuite({ path, scene: parseSceneFile(text, sceneArg) }, { seed });
+  for (const n of notes) console.error(`note: ${n}`);
+  writeFileSync(out, `${JSON.stringify({ suite: `scene:${path}`, generator: 'src/bench/scene-suite.ts', seed, scenarios })}\n`);
+  const by = (suite: string) => scenarios.filter((s) => s.suite === suite).length;
+  console.log(`${out}: ${scenarios.length} scenarios (unit ${by('unit')}, reactive ${by('reactive')}, long ${by('long')}) in ${((performance.now() - t) / 1000).toFixed(1)} s; run them with npm run bench -- --suite ${out}`);
+}
 
 runCli(async () => {
   program.parse();
-  const dir = program.opts<{ out: string }>().out;
+  const o = program.opts<{ out?: string; scene?: string; seed: number }>();
+  if (o.scene) return writeSceneSuite(o.scene, o.seed, o.out);
+  const dir = o.out ?? resolve(import.meta.dirname, '../../scenes/suites');
   mkdirSync(dir, { recursive: true });
   const scanned = readScannedScenes();
   const suites: [string, () => Scenario[]][] = [['smoke', () => smokeSuite(scanned)], ['unit', () => unitSuite(100, 'unit', scanned)], ['reactive', () => reactiveSuite()], ['long', () => longSuite()]];
