@@ -142,6 +142,11 @@ export function symmetricEigen3(c: ArrayLike<number>): { values: [number, number
   return { values: [Math.max(0, a[0][0]), Math.max(0, a[1][1]), Math.max(0, a[2][2])], quat: [q[0] / n, q[1] / n, q[2] / n, q[3] / n] };
 }
 
+/** {@link faceArea} of the scales grown by the dilation δ (m²): √(s² + δ) per axis; at least 1e-30. */
+function dilatedFaceArea(s0: number, s1: number, s2: number, delta: number): number {
+  return Math.max(faceArea(Math.sqrt(s0 * s0 + delta), Math.sqrt(s1 * s1 + delta), Math.sqrt(s2 * s2 + delta)), 1e-30);
+}
+
 /** Mean face area of the 1σ ellipsoid's bounding box halves, s₁s₂ + s₂s₃ + s₁s₃ over 3 (m²): the merge's weight per unit opacity. */
 const faceArea = (s0: number, s1: number, s2: number) => (s0 * s1 + s1 * s2 + s0 * s2) / 3;
 
@@ -162,16 +167,12 @@ interface Sums {
  */
 function mergeInto(src: SplatCloud, srcSums: Sums, members: ArrayLike<number>, n: number, dst: SplatCloud, dstSums: Sums, o: number, acc: Acc, delta: number): void {
   const K3 = shRestCount(src.shDegree) * 3;
-  const opacityFor = (A: number, O: number, s: ArrayLike<number>) => {
-    const d = (k: number) => Math.sqrt(s[k] * s[k] + delta);
-    return Math.min(0.99, (A + delta * O) / Math.max(faceArea(d(0), d(1), d(2)), 1e-30));
-  };
   if (n === 1) {
     const i = members[0];
     dst.positions.set(src.positions.subarray(3 * i, 3 * i + 3), 3 * o);
     dst.scales.set(src.scales.subarray(3 * i, 3 * i + 3), 3 * o);
     dst.rotations.set(src.rotations.subarray(4 * i, 4 * i + 4), 4 * o);
-    dst.opacities[o] = srcSums.merged[i] ? opacityFor(srcSums.A[i], srcSums.O[i], src.scales.subarray(3 * i, 3 * i + 3)) : src.opacities[i];
+    dst.opacities[o] = srcSums.merged[i] ? Math.min(0.99, (srcSums.A[i] + delta * srcSums.O[i]) / dilatedFaceArea(src.scales[3 * i], src.scales[3 * i + 1], src.scales[3 * i + 2], delta)) : src.opacities[i];
     dst.shDc.set(src.shDc.subarray(3 * i, 3 * i + 3), 3 * o);
     if (K3) dst.shRest.set(src.shRest.subarray(K3 * i, K3 * i + K3), K3 * o);
     dstSums.A[o] = srcSums.A[i];
@@ -201,9 +202,9 @@ function mergeInto(src: SplatCloud, srcSums: Sums, members: ArrayLike<number>, n
   const mx = acc.mu[0] / W, my = acc.mu[1] / W, mz = acc.mu[2] / W;
   const c6 = [acc.m2[0] / W - mx * mx, acc.m2[1] / W - mx * my, acc.m2[2] / W - mx * mz, acc.m2[3] / W - my * my, acc.m2[4] / W - my * mz, acc.m2[5] / W - mz * mz];
   const { values, quat } = symmetricEigen3(c6);
-  const s = values.map((l) => Math.sqrt(l));
-  dst.positions.set([mx, my, mz], 3 * o);
-  dst.scales.set(s, 3 * o);
+  const s = [Math.sqrt(values[0]), Math.sqrt(values[1]), Math.sqrt(values[2])];
+  dst.positions[3 * o] = mx; dst.positions[3 * o + 1] = my; dst.positions[3 * o + 2] = mz;
+  dst.scales[3 * o] = s[0]; dst.scales[3 * o + 1] = s[1]; dst.scales[3 * o + 2] = s[2];
   dst.rotations.set(quat, 4 * o);
   dst.opacities[o] = coverageOpacity(srcSums, members, n, s, delta);
   for (let c = 0; c < 3; c++) dst.shDc[3 * o + c] = acc.dc[c] / W;
@@ -220,8 +221,7 @@ function mergeInto(src: SplatCloud, srcSums: Sums, members: ArrayLike<number>, n
  * where they stack (a roof scanned by many overlapping splats).
  */
 function coverageOpacity(sums: Sums, members: ArrayLike<number>, n: number, s: ArrayLike<number>, delta: number): number {
-  const d = (k: number) => Math.sqrt(s[k] * s[k] + delta);
-  const a = Math.max(faceArea(d(0), d(1), d(2)), 1e-30);
+  const a = dilatedFaceArea(s[0], s[1], s[2], delta);
   let logT = 0;
   for (let m = 0; m < n; m++) {
     const i = members[m];
@@ -284,12 +284,12 @@ export function buildSplatLod(cloud: SplatCloud, cells: SpatialCells, options: S
       start[c] = o;
       // Voxels counted from the cell's corner (small indices at any georeferenced offset).
       const ox = cellCorner[3 * c], oy = cellCorner[3 * c + 1], oz = cellCorner[3 * c + 2];
-      const idx = (m: number) => (srcOrder ? srcOrder[srcStart[c] + m] : srcStart[c] + m);
+      const first = srcStart[c];
       // Group the cell's small splats by voxel, in order of first appearance; a splat wider than
       // half a voxel (MERGE_MAX_SIGMA) stays as it is, alone in its group (negative keys).
       const groups = new Map<number, number[]>();
       for (let m = 0; m < srcCount[c]; m++) {
-        const i = idx(m);
+        const i = srcOrder ? srcOrder[first + m] : first + m;
         if (Math.max(src.scales[3 * i], src.scales[3 * i + 1], src.scales[3 * i + 2]) > MERGE_MAX_SIGMA * v) {
           groups.set(-1 - m, [i]);
           continue;
