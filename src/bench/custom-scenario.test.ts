@@ -47,14 +47,42 @@ describe('customScenario on a procedural world (navigation graph)', () => {
     expect(c.scenario.pedestrians).not.toEqual(a.scenario.pedestrians);
   });
 
-  it('places a behaviour by the suite rules: on walkable ground, triggered from the route, gesturing judged by stopping', () => {
+  it('places a behaviour by the suite rules on a straight stretch: spawns and walking paths on walkable ground, gesturing judged by stopping', () => {
     for (const behaviour of ['obstructing', 'conversing', 'queuing', 'frontal', 'lateral', 'overtaking', 'gesturing'] as const) {
-      const { scenario } = customScenario({ ...procedural, from: [0, 0], to: [30, 40], behaviour, at: 25 });
+      const { scenario, notes } = customScenario({ ...procedural, from: [13, 2], to: [20, 31], behaviour });
+      expect(notes, behaviour).toEqual([]);
       expect(scenario.pedestrians.length, behaviour).toBeGreaterThan(0);
-      for (const p of scenario.pedestrians) expect(isWalkable(world1, p.spawn[0], p.spawn[1]), behaviour).toBe(true);
+      for (const p of scenario.pedestrians) {
+        expect(isWalkable(world1, p.spawn[0], p.spawn[1]), behaviour).toBe(true);
+        for (const [x, y] of densify((p.route ?? []) as Vec2[], 0.25)) expect(isWalkable(world1, x, y), behaviour).toBe(true);
+      }
       expect(scenario.category).toBe(behaviour);
     }
-    expect(customScenario({ ...procedural, from: [0, 0], to: [30, 40], behaviour: 'gesturing', at: 25 }).scenario.success).toEqual({ kind: 'stop-before', pedestrian: 0, maxDistance: 3 });
+    expect(customScenario({ ...procedural, from: [13, 2], to: [20, 31], behaviour: 'gesturing' }).scenario.success).toEqual({ kind: 'stop-before', pedestrian: 0, maxDistance: 3 });
+  });
+
+  it('refuses a walker whose straight path would leave the walkable area (a route that turns)', () => {
+    expect(() => customScenario({ ...procedural, from: [0, 0], to: [30, 40], behaviour: 'overtaking' })).toThrow(/^scenario: pedestrian 0 \(overtaking\) would walk off the walkable area at \(/);
+  });
+
+  it('gives every different request its own default id (the bench resumes runs by id)', () => {
+    const ids = [
+      customScenario({ ...procedural, from: [13, 2], to: [20, 31] }),
+      customScenario({ ...procedural, from: [13, 2], to: [20, 31], behaviour: 'obstructing' }),
+      customScenario({ ...procedural, from: [13, 2], to: [20, 31], behaviour: 'obstructing', at: 12 }),
+      customScenario({ ...procedural, from: [13, 2], to: [20, 31], behaviour: 'obstructing', at: 12, seed: 2 }),
+    ].map((r) => r.scenario.id);
+    expect(ids).toEqual(['custom/route/13,2_20,31', 'custom/obstructing/13,2_20,31', 'custom/obstructing/13,2_20,31/at12', 'custom/obstructing/13,2_20,31/at12/seed2']);
+  });
+
+  it('notes an --at it clamps or ignores, and hands notes out before a later refusal', () => {
+    const { notes } = customScenario({ ...procedural, from: [13, 2], to: [20, 31], behaviour: 'obstructing', at: 29 });
+    expect(notes).toContain('--at 29 is within 4 m of the goal: the pedestrians stand at 25.9 m');
+    expect(customScenario({ ...procedural, from: [13, 2], to: [20, 31], behaviour: 'static', at: 5 }).notes).toEqual(['--at is ignored for static (no pedestrians)']);
+    const early: string[] = [];
+    expect(() => customScenario({ ...procedural, from: [30, 40], to: [30, 40] }, early)).toThrow(/less than 2 m apart/);
+    expect(early).toHaveLength(2);
+    expect(early[0]).toMatch(/^--from \(30\.00, 40\.00\) is on building, not walkable: moved/);
   });
 
   it('notes a behaviour placed on a turn, and refuses --at outside the route', () => {
@@ -99,7 +127,13 @@ describe('customScenario on an annotated scene (grid route)', () => {
   it('one clear line for bad requests', () => {
     expect(() => customScenario({ ...scene, from: [50, 50], to: [-1.1, 2] })).toThrow(new UserError('scenario: --from (50.00, 50.00) is outside the world and no walkable ground is within 25 m'));
     expect(() => customScenario({ ...scene, from: [7.4, 10.2], to: [7.4, 11] })).toThrow(/are less than 2 m apart/);
-    expect(() => customScenario({ ...scene, from: [7.4, 10.2], to: [-1.1, 2], behaviour: 'ped-crossing' })).toThrow('scenario: --behaviour ped-crossing needs a route over a crosswalk; this one crosses none');
+    expect(() => customScenario({ ...scene, from: [7.4, 10.2], to: [-1.1, 2], behaviour: 'ped-crossing' })).toThrow('scenario: --behaviour ped-crossing needs a generated crosswalk (procedural worlds); an annotated scene has none');
+    // A point on the sidewalk but within the clearance of its edge is moved inside, and still routes.
+    const near = customScenario({ ...scene, from: [20, 2], to: [0, 2] });
+    expect(near.notes[0]).toMatch(/^--from \(20\.00, 2\.00\) is (outside the world|on \w+), not walkable: moved/);
+    expect(near.scenario.robot.route.length).toBeGreaterThanOrEqual(2);
+    const edge = customScenario({ ...scene, from: [9.8, 2], to: [0, 2] });
+    expect(edge.notes[0]).toMatch(/^--from \(9\.80, 2\.00\) is within 0\.4 m of the walkable area's edge or an obstacle: moved 0\.2\d m/);
   });
 });
 

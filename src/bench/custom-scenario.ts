@@ -48,13 +48,18 @@ const where = (world: World, p: Vec2) => {
   return zone === 'outside' ? 'outside the world' : `on ${zone}`;
 };
 
-/** A point on walkable ground: `p`, or the nearest clear one with a note saying how far it moved. */
+/**
+ * A point on walkable ground: `p`, or the nearest clear one with a note saying how far it moved (on
+ * scenes, clear means CUSTOM_ROUTE_CLEARANCE from edges and obstacles too: the grid route needs it).
+ */
 function snap(world: World, name: string, p: Vec2, notes: string[], onGraph: boolean): Vec2 {
   if (onGraph ? isWalkable(world, p[0], p[1]) : isClearGround(world, p, CUSTOM_ROUTE_CLEARANCE)) return p;
-  const q = nearestClearPoint(world, p, CUSTOM_ROUTE_CLEARANCE);
+  // A millimetre more than needed, so the point rounded to millimetres is still clear.
+  const q = nearestClearPoint(world, p, CUSTOM_ROUTE_CLEARANCE + 0.002);
   if (!q) throw new UserError(`scenario: --${name} ${fmt(p)} is ${where(world, p)} and no walkable ground is within 25 m`);
   const snapped: Vec2 = [r3(q[0]), r3(q[1])];
-  notes.push(`--${name} ${fmt(p)} is ${where(world, p)}, not walkable: moved ${Math.hypot(q[0] - p[0], q[1] - p[1]).toFixed(2)} m to ${fmt(snapped)}`);
+  const why = isWalkable(world, p[0], p[1]) ? `within ${CUSTOM_ROUTE_CLEARANCE} m of the walkable area's edge or an obstacle` : `${where(world, p)}, not walkable`;
+  notes.push(`--${name} ${fmt(p)} is ${why}: moved ${Math.hypot(q[0] - p[0], q[1] - p[1]).toFixed(2)} m to ${fmt(snapped)}`);
   return snapped;
 }
 
@@ -72,6 +77,12 @@ function trimEnds(world: World, route: Vec2[]): Vec2[] {
   return head(head(route).reverse()).reverse();
 }
 
+/** `custom/BEHAVIOUR|route/x,y_x,y[/atS][/seedK]`: distinct for every request that makes a different scenario. */
+function defaultId(behaviour: Behaviour | undefined, route: Vec2[], at: number | undefined, seed: number): string {
+  const end = route[route.length - 1];
+  return `custom/${behaviour ?? 'route'}/${route[0].join(',')}_${end.join(',')}${at === undefined ? '' : `/at${at}`}${seed ? `/seed${seed}` : ''}`;
+}
+
 /** Unsigned angle between two directions, radians. */
 function angleBetween(a: readonly number[], b: readonly number[]): number {
   return Math.acos(Math.max(-1, Math.min(1, (a[0] * b[0] + a[1] * b[1]) / (Math.hypot(a[0], a[1]) * Math.hypot(b[0], b[1]) || 1))));
@@ -84,15 +95,16 @@ function crosswalkOnRoute(world: World, route: Vec2[]): number | null {
 }
 
 /**
- * Builds, validates and returns the scenario, with notes for the user (snapped points).
+ * Builds, validates and returns the scenario, with notes for the user (snapped points, a clamped
+ * or ignored `at`, a behaviour on a turn), also pushed to `notes` as they arise (so a caller can show
+ * them when a later check throws).
  *
  * @throws UserError naming what is wrong: no walkable ground near a point, no route between them,
  *   a behaviour that cannot be placed on this route (too short, too narrow, no crosswalk for
  *   ped-crossing), a trigger the robot never comes near.
  */
-export function customScenario(req: CustomScenarioRequest): { scenario: Scenario; notes: string[] } {
+export function customScenario(req: CustomScenarioRequest, notes: string[] = []): { scenario: Scenario; notes: string[] } {
   const { world } = req;
-  const notes: string[] = [];
   const onGraph = world.nav.nodes.length > 0;
   const from = snap(world, 'from', req.from, notes, onGraph);
   const to = snap(world, 'to', req.to, notes, onGraph);
@@ -109,11 +121,14 @@ export function customScenario(req: CustomScenarioRequest): { scenario: Scenario
   if (behaviour && behaviour !== 'static') {
     if (req.at !== undefined && !(req.at >= 0 && req.at <= length)) throw new UserError(`scenario: --at ${req.at} is outside the route (0–${length.toFixed(1)} m)`);
     if (behaviour === 'ped-crossing') {
+      if (!onGraph) throw new UserError('scenario: --behaviour ped-crossing needs a generated crosswalk (procedural worlds); an annotated scene has none');
+      if (req.at !== undefined) notes.push('--at is ignored for ped-crossing (its pedestrians cross the crosswalk the route crosses)');
       const sourceId = crosswalkOnRoute(world, route);
       if (sourceId === null) throw new UserError('scenario: --behaviour ped-crossing needs a route over a crosswalk; this one crosses none');
       pedestrians = crossingPedestrians({ sourceId, points: route }, world, rng) ?? [];
     } else {
       if (length < 8) throw new UserError(`scenario: the route is ${length.toFixed(1)} m; --behaviour ${behaviour} needs at least 8 m`);
+      if (req.at !== undefined && req.at > length - 4) notes.push(`--at ${req.at} is within 4 m of the goal: the pedestrians stand at ${(length - 4).toFixed(1)} m`);
       pedestrians = placeBehaviour(behaviour, route, length, world, rng, req.at) ?? [];
     }
     if (behaviour !== 'ped-crossing') {
@@ -124,15 +139,19 @@ export function customScenario(req: CustomScenarioRequest): { scenario: Scenario
     }
     if (pedestrians.length === 0) throw new UserError(`scenario: --behaviour ${behaviour} cannot be placed on this route (it would stand off the walkable area or leave no passing gap)${req.at === undefined ? '' : ` at ${req.at} m`}`);
   }
+  if (behaviour === 'static' && req.at !== undefined) notes.push('--at is ignored for static (no pedestrians)');
   const samples = densify(route, 0.25);
   for (const [k, p] of pedestrians.entries()) {
+    // Walkers follow straight legs between their points (the suites draw them on straight blocks).
+    const offPath = p.route ? densify(p.route as Vec2[], 0.25).find(([x, y]) => !isWalkable(world, x, y)) : undefined;
+    if (offPath) throw new UserError(`scenario: pedestrian ${k} (${behaviour}) would walk off the walkable area at ${fmt(offPath)} (${where(world, offPath)}); its path is straight, so place it on a straight stretch (other --from/--to or --at)`);
     if (p.triggerDistance === undefined) continue;
     const nearest = Math.min(...samples.map((q) => Math.hypot(q[0] - p.spawn[0], q[1] - p.spawn[1])));
     if (nearest > p.triggerDistance) throw new UserError(`scenario: pedestrian ${k} (${behaviour}) is triggered within ${p.triggerDistance} m of the robot, but the route passes ${nearest.toFixed(1)} m from it`);
   }
   const [a, b] = route;
   const scenario: Scenario = {
-    id: req.id ?? `custom/${behaviour ?? 'route'}/${route[0].join(',')}-${route[route.length - 1].join(',')}`,
+    id: req.id ?? defaultId(behaviour, route, req.at, req.seed ?? 0),
     suite: 'custom',
     category: behaviour ?? 'route',
     world: req.worldRef,

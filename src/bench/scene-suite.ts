@@ -90,7 +90,9 @@ export function sceneSuite(scene: ScannedScene, options: SceneSuiteOptions = {})
 
   const long = longRoutes(scene, world, worldRef, rng.fork('long'), longCount);
   if (long.length < longCount) notes.push(`${scene.path}: ${long.length} of ${longCount} long-horizon routes (the walkable network has ${long.length === 0 ? 'no route' : 'too few routes'} over 100 m)`);
-  return { scenarios: [...unit, ...reactive, ...long], notes };
+  // Ids name the scene and seed: distinct from the checked-in suites' (the bench resumes by id).
+  const scenarios = [...unit, ...reactive, ...long].map((s) => ({ ...s, id: `scene/${scene.scene.name}/seed${seed}/${s.id}` }));
+  return { scenarios, notes };
 }
 
 /** Clear walkable points of the scene on a 1 m grid (the long routes' candidate ends). */

@@ -5,7 +5,7 @@
  * pedestrians placed by the suite generator's rules, validated as the suites are. Writes the
  * scenario JSON to FILE (or stdout), which `npm run bench -- --suite FILE` runs.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { CliError } from '../core/user-error';
@@ -15,7 +15,7 @@ import { suiteWorld } from '../bench/suites';
 import { BEHAVIOURS, type Behaviour, type Scenario } from '../sim/scenario';
 import { parseSceneFile, sceneWorld } from '../world/bake/scene-file';
 import type { World } from '../world/world';
-import { finiteNumber, nonNegative } from './parse';
+import { nonNegative, writeOutput } from './parse';
 import { runCli } from './run-cli';
 
 /** Parses `x,y` into two finite numbers. */
@@ -29,6 +29,7 @@ function parseVec2(value: string): [number, number] {
 function worldOf(arg: string): { world: World; worldRef: Scenario['world'] } {
   if (/^\d+$/.test(arg)) {
     const seed = Number(arg);
+    if (seed > 0xffffffff) throw new CliError(`--world ${arg}: a world seed is at most ${0xffffffff}`);
     return { world: suiteWorld(seed), worldRef: { kind: 'procedural', seed } };
   }
   const file = resolve(arg);
@@ -51,8 +52,8 @@ const program = new Command('scenario')
   .addOption(new Option('--behaviour <name>', 'reactive behaviour of the pedestrians placed on the route').choices(BEHAVIOURS))
   .option('--at <m>', 'with --behaviour: where along the route the pedestrians stand, metres (default 8–11 m, as the suites)', nonNegative)
   .option('--seed <k>', 'placement and episode seed', (v) => {
-    const n = finiteNumber(v);
-    if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError(`expected a non-negative integer, got '${v}'`);
+    const n = /^\d+$/.test(v) ? Number(v) : Number.NaN;
+    if (!(n <= 0x7fffffff)) throw new InvalidArgumentError(`expected an integer in 0..${0x7fffffff}, got '${v}'`);
     return n;
   }, 0)
   .option('--id <id>', 'scenario id (default custom/BEHAVIOUR/START-GOAL)')
@@ -63,13 +64,19 @@ runCli(async () => {
   const o = program.opts<{ world: string; from: [number, number]; to: [number, number]; behaviour?: Behaviour; at?: number; seed: number; id?: string; out?: string }>();
   if (o.at !== undefined && !o.behaviour) throw new CliError('--at needs --behaviour');
   const { world, worldRef } = worldOf(o.world);
-  const { scenario, notes } = customScenario({ world, worldRef, from: o.from, to: o.to, behaviour: o.behaviour, at: o.at, seed: o.seed, id: o.id });
-  for (const n of notes) console.error(`note: ${n}`);
+  const notes: string[] = [];
+  let scenario: Scenario;
+  try {
+    ({ scenario } = customScenario({ world, worldRef, from: o.from, to: o.to, behaviour: o.behaviour, at: o.at, seed: o.seed, id: o.id }, notes));
+  } finally {
+    // Shown also when a later check refuses the request (a snapped point explains the coordinates in the error).
+    for (const n of notes) console.error(`note: ${n}`);
+  }
   // Indented, with points and poses on one line each.
   const json = `${JSON.stringify(scenario, null, 2).replace(/\[\s+(-?[\d.e+-]+(?:,\s+-?[\d.e+-]+)*)\s+\]/g, (_, inner: string) => `[${inner.split(/,\s+/).join(', ')}]`)}\n`;
   if (o.out) {
-    writeFileSync(o.out, json);
+    writeOutput(o.out, json);
     const length = scenario.robot.route.slice(1).reduce((s, p, i) => s + Math.hypot(p[0] - scenario.robot.route[i][0], p[1] - scenario.robot.route[i][1]), 0);
-    console.error(`wrote ${o.out}: ${scenario.id}, route ${length.toFixed(1)} m (${scenario.robot.route.length} points), ${scenario.pedestrians.length} pedestrians; run it with npm run bench -- --suite ${o.out}`);
+    console.error(`wrote ${o.out}: ${scenario.id}, route ${length.toFixed(1)} m (${scenario.robot.route.length} points), ${scenario.pedestrians.length} pedestrian${scenario.pedestrians.length === 1 ? '' : 's'}; run it with npm run bench -- --suite ${o.out}`);
   } else process.stdout.write(json);
 });

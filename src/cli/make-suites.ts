@@ -12,6 +12,7 @@ import { join, relative, resolve } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import { CliError } from '../core/user-error';
 import { runCli } from './run-cli';
+import { writeOutput } from './parse';
 import { readScannedScenes, REPO_ROOT } from '../bench/scanned-scenes-node';
 import { sceneSuite } from '../bench/scene-suite';
 import { longSuite, reactiveSuite, smokeSuite, unitSuite } from '../bench/suites';
@@ -23,7 +24,7 @@ const program = new Command('suites')
   .option('--out <dir|file>', 'output directory (default scenes/suites); with --scene, the suite file to write')
   .option('--scene <file>', 'make the suite of this annotated scene file (scenes/NAME.json) instead')
   .option('--seed <k>', 'with --scene: generation seed', (v) => {
-    if (!/^\d+$/.test(v)) throw new InvalidArgumentError(`expected a non-negative integer, got '${v}'`);
+    if (!/^\d+$/.test(v) || Number(v) > 0x7fffffff) throw new InvalidArgumentError(`expected an integer in 0..${0x7fffffff}, got '${v}'`);
     return Number(v);
   }, 0);
 
@@ -42,7 +43,7 @@ function writeSceneSuite(sceneArg: string, seed: number, out: string | undefined
   const t = performance.now();
   const { scenarios, notes } = sceneSuite({ path, scene: parseSceneFile(text, sceneArg) }, { seed });
   for (const n of notes) console.error(`note: ${n}`);
-  writeFileSync(out, `${JSON.stringify({ suite: `scene:${path}`, generator: 'src/bench/scene-suite.ts', seed, scenarios })}\n`);
+  writeOutput(out, `${JSON.stringify({ suite: `scene:${path}`, generator: 'src/bench/scene-suite.ts', seed, scenarios })}\n`);
   const by = (suite: string) => scenarios.filter((s) => s.suite === suite).length;
   console.log(`${out}: ${scenarios.length} scenarios (unit ${by('unit')}, reactive ${by('reactive')}, long ${by('long')}) in ${((performance.now() - t) / 1000).toFixed(1)} s; run them with npm run bench -- --suite ${out}`);
 }
@@ -51,6 +52,7 @@ runCli(async () => {
   program.parse();
   const o = program.opts<{ out?: string; scene?: string; seed: number }>();
   if (o.scene) return writeSceneSuite(o.scene, o.seed, o.out);
+  if (o.seed !== 0) throw new CliError('--seed applies with --scene (the checked-in suites have their own fixed seed)');
   const dir = o.out ?? resolve(import.meta.dirname, '../../scenes/suites');
   mkdirSync(dir, { recursive: true });
   const scanned = readScannedScenes();

@@ -2,7 +2,10 @@
  * Option parsers shared by the command-line tools (used as commander argument parsers); each throws
  * commander's InvalidArgumentError with a message naming the expected form.
  */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { InvalidArgumentError } from 'commander';
+import { CliError } from '../core/user-error';
 import type { Vec3 } from '../gpu/camera';
 
 /** Parses `x,y,z` into three finite numbers. */
@@ -44,4 +47,19 @@ export function nonNegative(value: string): number {
   const n = value.trim() === '' ? Number.NaN : Number(value);
   if (!(n >= 0 && Number.isFinite(n))) throw new InvalidArgumentError(`expected a finite number ≥ 0, got '${value}'`);
   return n;
+}
+
+/**
+ * Writes a tool's output file, making its folder first.
+ *
+ * @throws CliError `FILE: cannot write it (reason)` instead of Node's stack, e.g. for a folder path.
+ */
+export function writeOutput(file: string, text: string): void {
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, text);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new CliError(`--out ${file}: cannot write it (${code === 'EISDIR' ? 'it is a folder; give a file name' : code ?? (e as Error).message})`);
+  }
 }

@@ -14,6 +14,7 @@ import { CliError } from '../core/user-error';
 import { runCli } from './run-cli';
 import { serveCapture } from './sog-parts';
 import { DEFAULT_LOD_PIXEL_FRACTION } from '../splats/splat-lod';
+import { SPATIAL_CELLS_MIN_SPLATS } from '../splats/splat-scene-buffers';
 import { nonNegative, numberBetween, parseVec3, positiveInt } from './parse';
 import { renderWorldCli, type WorldCliOptions } from './render-world';
 
@@ -44,7 +45,7 @@ runCli(async () => {
   if (o.world !== undefined) {
     if (o.scene) throw new CliError('--scene and --world: give one of them');
     if (o.minAlphaMass !== undefined) throw new CliError('--min-alpha-mass applies to --scene captures only');
-    if (o.lod !== undefined) throw new CliError('--lod applies to --scene captures only');
+    if (o.lod) throw new CliError('--lod applies to --scene captures only');
     return renderWorldCli(o as WorldCliOptions);
   }
   if (!o.scene) throw new CliError("required option '--scene <file>' (or '--world <seed|scene.json>') not specified");
@@ -86,4 +87,5 @@ runCli(async () => {
       `eye ${c.eye.map((v) => v.toFixed(3)).join(',')} target ${c.target.map((v) => v.toFixed(3)).join(',')}, ` +
       `${result.adapter}, ${((performance.now() - started) / 1000).toFixed(1)} s`,
   );
+  if (o.lod && result.splatCount < SPATIAL_CELLS_MIN_SPLATS) console.log(`note: --lod has no effect on ${scene}: captures under ${SPATIAL_CELLS_MIN_SPLATS.toLocaleString('en')} splats have no spatial cells to draw coarse`);
 });
