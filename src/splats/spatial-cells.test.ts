@@ -34,23 +34,6 @@ describe('buildSpatialCells', () => {
   });
 });
 
-describe('buildSpatialCells on a flat capture', () => {
-  it('shrinks the cells until about the target number are occupied (an aerial scan fills one layer of a volume grid)', () => {
-    // 100 m × 100 m, all but 1 in 400 splats within 1 m of the ground, those up to 30 m (noise): a layer.
-    const flat = syntheticSplats(40_000, 0, 5);
-    for (let i = 0; i < flat.count; i++) {
-      const u = flat.positions[3 * i] / 8 + 0.5, v = (flat.positions[3 * i + 1] - 2) / 10, w = flat.positions[3 * i + 2] / 6 + 0.5;
-      flat.positions.set([100 * u, 100 * v, i % 400 === 0 ? 30 * w : w], 3 * i);
-    }
-    const target = 1024;
-    // A grid from the volume alone occupies 340 cells here (the ground layer and the noise).
-    const cells = buildSpatialCells(flat, target);
-    expect(cells.count.length).toBeGreaterThanOrEqual(target / 2);
-    expect(cells.count.length).toBeLessThanOrEqual(4 * target);
-    expect(cells.count.reduce((a, b) => a + b, 0)).toBe(flat.count);
-  });
-});
-
 describe('visibleRanges', () => {
   const out = new Uint32Array(cells.count.length * 4);
 

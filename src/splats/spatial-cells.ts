@@ -26,10 +26,8 @@ export interface SpatialCells {
 const EXTENT_SIGMAS = 3.4;
 
 /**
- * Builds about `targetCells` non-empty cubic cells over the bounds of the splat centres and sorts the
- * splats into them (stable: splats keep their order within a cell, so the result is deterministic).
- * The cell edge starts from the bounds' volume and shrinks while far fewer cells than the target are
- * occupied: a flat capture (an aerial city scan, one street) fills only a layer of a volume grid.
+ * Builds about `targetCells` cubic cells over the bounds of the splat centres and sorts the splats
+ * into them (stable: splats keep their order within a cell, so the result is deterministic).
  */
 export function buildSpatialCells(cloud: SplatCloud, targetCells = 4096): SpatialCells {
   const n = cloud.count;
@@ -44,23 +42,8 @@ export function buildSpatialCells(cloud: SplatCloud, targetCells = 4096): Spatia
     }
   }
   const ext = [0, 1, 2].map((a) => Math.max(hi[a] - lo[a], 1e-6));
-  const minSide = Math.max(...ext) / 256;
-  let side = Math.max(Math.cbrt((ext[0] * ext[1] * ext[2]) / targetCells), minSide);
-  const gridOf = (edge: number) => ext.map((e) => Math.max(1, Math.min(256, Math.ceil(e / edge))));
-  for (let pass = 0; pass < 4 && side > minSide; pass++) {
-    const d = gridOf(side);
-    const seen = new Uint8Array(d[0] * d[1] * d[2]);
-    let occupied = 0;
-    for (let i = 0; i < n; i++) {
-      let c = 0;
-      for (let a = 2; a >= 0; a--) c = c * d[a] + Math.min(d[a] - 1, Math.floor(((p[3 * i + a] - lo[a]) / ext[a]) * d[a]));
-      if (!seen[c]) { seen[c] = 1; occupied++; }
-    }
-    if (occupied >= targetCells / 2) break;
-    // Occupied cells grow as side^-2 on a surface: aim at the target.
-    side = Math.max(minSide, side * Math.sqrt(occupied / targetCells));
-  }
-  const dims = gridOf(side);
+  const side = Math.max(Math.cbrt((ext[0] * ext[1] * ext[2]) / targetCells), Math.max(...ext) / 256);
+  const dims = ext.map((e) => Math.max(1, Math.min(256, Math.ceil(e / side))));
   const cellOf = new Uint32Array(n);
   const histogram = new Uint32Array(dims[0] * dims[1] * dims[2] + 1);
   for (let i = 0; i < n; i++) {
