@@ -73,17 +73,25 @@ export const COV2D_DILATION = 0.3;
 
 /** 3D covariance (upper triangle xx, xy, xz, yy, yz, zz) of splat `i` from its quaternion and scales. */
 export function splatCovariance3d(cloud: SplatCloud, i: number): Float64Array {
-  const [w, x, y, z] = cloud.rotations.subarray(i * 4, i * 4 + 4);
+  return covarianceFromRotationScale(cloud.rotations.subarray(i * 4, i * 4 + 4), cloud.scales.subarray(i * 3, i * 3 + 3));
+}
+
+/**
+ * Σ = R S Sᵀ Rᵀ (3DGS eq. 6) for unit quaternion `q` (w, x, y, z) and per-axis standard deviations
+ * `s` (metres), as the upper triangle xx, xy, xz, yy, yz, zz written to `out`.
+ */
+export function covarianceFromRotationScale<T extends Float64Array<ArrayBufferLike>>(q: ArrayLike<number>, s: ArrayLike<number>, out: T = new Float64Array(6) as T): T {
+  const w = q[0], x = q[1], y = q[2], z = q[3];
   const r = [
     1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y),
     2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x),
     2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y),
   ];
-  const s = cloud.scales.subarray(i * 3, i * 3 + 3);
   // M = R S; Σ = M Mᵀ
   const m = r.map((v, k) => v * s[k % 3]);
   const dot = (a: number, b: number) => m[a * 3] * m[b * 3] + m[a * 3 + 1] * m[b * 3 + 1] + m[a * 3 + 2] * m[b * 3 + 2];
-  return Float64Array.from([dot(0, 0), dot(0, 1), dot(0, 2), dot(1, 1), dot(1, 2), dot(2, 2)]);
+  out[0] = dot(0, 0); out[1] = dot(0, 1); out[2] = dot(0, 2); out[3] = dot(1, 1); out[4] = dot(1, 2); out[5] = dot(2, 2);
+  return out;
 }
 
 /**

@@ -2,14 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { createRng } from '../core/random';
 import { cameraModel, type PinholeCamera } from '../gpu/camera';
 import { allocateSplatCloud } from './splat-cloud';
-import { buildSplatLod, lodLevelFor, splatCovariance, symmetricEigen3, visibleLodRanges } from './splat-lod';
+import { covarianceFromRotationScale } from './projection';
+import { buildSplatLod, lodLevelFor, symmetricEigen3, visibleLodRanges } from './splat-lod';
 import { buildSpatialCells, visibleRanges } from './spatial-cells';
 import { syntheticSplats } from './synthetic-splats';
 
 /** Full 3×3 from the upper triangle. */
 const full = (c: ArrayLike<number>) => [[c[0], c[1], c[2]], [c[1], c[3], c[4]], [c[2], c[4], c[5]]];
 
-/** R S² Rᵀ written out from the quaternion's matrix (independent of splatCovariance's loop). */
+/** R S² Rᵀ written out from the quaternion's matrix (independent of covarianceFromRotationScale's loop). */
 function covarianceByMatrices(q: number[], s: number[]): number[][] {
   const [w, x, y, z] = q;
   const R = [
@@ -27,13 +28,13 @@ const unitQuat = (rng: ReturnType<typeof createRng>) => {
   return q.map((v) => v / n);
 };
 
-describe('splatCovariance and symmetricEigen3', () => {
+describe('covarianceFromRotationScale and symmetricEigen3', () => {
   it('the covariance is R S² Rᵀ, and the eigen-decomposition gives it back as a proper rotation', () => {
     const rng = createRng(5);
     for (let t = 0; t < 50; t++) {
       const q = unitQuat(rng);
       const s = [rng.range(0.01, 2), rng.range(0.01, 2), rng.range(0.001, 0.5)];
-      const c = splatCovariance(q, s);
+      const c = covarianceFromRotationScale(q, s);
       const expected = covarianceByMatrices(q, s);
       full(c).forEach((row, i) => row.forEach((v, j) => expect(v).toBeCloseTo(expected[i][j], 12)));
       const { values, quat } = symmetricEigen3(c);

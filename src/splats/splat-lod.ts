@@ -23,7 +23,9 @@
  *
  * Frames: the capture's own, metres.
  */
+import { quatFromMat3, type Quat } from '../core/quaternion';
 import { boxOutsideFrustum, type CameraModel } from '../gpu/camera';
+import { covarianceFromRotationScale } from './projection';
 import { shRestCount, allocateSplatCloud, type SplatCloud } from './splat-cloud';
 import type { SpatialCells } from './spatial-cells';
 
@@ -59,10 +61,9 @@ export interface SplatLodOptions {
   pixelFraction?: number;
 }
 
-/** Scratch for one merge: accumulated weight, mean, second moments, colour, mass. */
+/** Scratch for one merge: accumulated weight, mean, second moments, colour, a member's covariance. */
 interface Acc {
   w: number;
-  mass: number;
   mu: Float64Array;
   /** Σ w (Σᵢ + μᵢμᵢᵀ), upper triangle xx, xy, xz, yy, yz, zz. */
   m2: Float64Array;
@@ -71,26 +72,12 @@ interface Acc {
   cov: Float64Array;
 }
 
-/** The 3D covariance of a splat (R S² Rᵀ), upper triangle xx, xy, xz, yy, yz, zz. */
-export function splatCovariance(q: ArrayLike<number>, s: ArrayLike<number>, out: Float64Array<ArrayBufferLike> = new Float64Array(6)): Float64Array<ArrayBufferLike> {
-  const [w, x, y, z] = [q[0], q[1], q[2], q[3]];
-  const r = [
-    1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y),
-    2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x),
-    2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y),
-  ];
-  const s2 = [s[0] * s[0], s[1] * s[1], s[2] * s[2]];
-  const e = (i: number, j: number) => r[3 * i] * r[3 * j] * s2[0] + r[3 * i + 1] * r[3 * j + 1] * s2[1] + r[3 * i + 2] * r[3 * j + 2] * s2[2];
-  out[0] = e(0, 0); out[1] = e(0, 1); out[2] = e(0, 2); out[3] = e(1, 1); out[4] = e(1, 2); out[5] = e(2, 2);
-  return out;
-}
-
 /**
  * Eigen-decomposition of a symmetric 3×3 (upper triangle xx, xy, xz, yy, yz, zz) by cyclic Jacobi
  * rotations: eigenvalues (≥ 0 after clamping) and the rotation whose columns are the eigenvectors,
- * as a unit quaternion (w, x, y, z) with a proper rotation (det +1).
+ * as a unit quaternion (w, x, y, z; quatFromMat3) with a proper rotation (det +1).
  */
-export function symmetricEigen3(c: ArrayLike<number>): { values: [number, number, number]; quat: [number, number, number, number] } {
+export function symmetricEigen3(c: ArrayLike<number>): { values: [number, number, number]; quat: Quat } {
   const a = [[c[0], c[1], c[2]], [c[1], c[3], c[4]], [c[2], c[4], c[5]]];
   const v = [[1, 0, 0], [0, 1, 0], [0, 0, 1]];
   for (let sweep = 0; sweep < 12; sweep++) {
@@ -121,25 +108,8 @@ export function symmetricEigen3(c: ArrayLike<number>): { values: [number, number
   // det(v) = +1 (flip the last column otherwise).
   const det = v[0][0] * (v[1][1] * v[2][2] - v[1][2] * v[2][1]) - v[0][1] * (v[1][0] * v[2][2] - v[1][2] * v[2][0]) + v[0][2] * (v[1][0] * v[2][1] - v[1][1] * v[2][0]);
   if (det < 0) for (let k = 0; k < 3; k++) v[k][2] = -v[k][2];
-  // Rotation matrix → quaternion (Shepperd).
-  const [m00, m01, m02, m10, m11, m12, m20, m21, m22] = [v[0][0], v[0][1], v[0][2], v[1][0], v[1][1], v[1][2], v[2][0], v[2][1], v[2][2]];
-  const tr = m00 + m11 + m22;
-  let q: [number, number, number, number];
-  if (tr > 0) {
-    const s = Math.sqrt(tr + 1) * 2;
-    q = [0.25 * s, (m21 - m12) / s, (m02 - m20) / s, (m10 - m01) / s];
-  } else if (m00 > m11 && m00 > m22) {
-    const s = Math.sqrt(1 + m00 - m11 - m22) * 2;
-    q = [(m21 - m12) / s, 0.25 * s, (m01 + m10) / s, (m02 + m20) / s];
-  } else if (m11 > m22) {
-    const s = Math.sqrt(1 + m11 - m00 - m22) * 2;
-    q = [(m02 - m20) / s, (m01 + m10) / s, 0.25 * s, (m12 + m21) / s];
-  } else {
-    const s = Math.sqrt(1 + m22 - m00 - m11) * 2;
-    q = [(m10 - m01) / s, (m02 + m20) / s, (m12 + m21) / s, 0.25 * s];
-  }
-  const n = Math.hypot(...q);
-  return { values: [Math.max(0, a[0][0]), Math.max(0, a[1][1]), Math.max(0, a[2][2])], quat: [q[0] / n, q[1] / n, q[2] / n, q[3] / n] };
+  const q = quatFromMat3([v[0][0], v[0][1], v[0][2], v[1][0], v[1][1], v[1][2], v[2][0], v[2][1], v[2][2]]);
+  return { values: [Math.max(0, a[0][0]), Math.max(0, a[1][1]), Math.max(0, a[2][2])], quat: q };
 }
 
 /** {@link faceArea} of the scales grown by the dilation δ (m²): √(s² + δ) per axis; at least 1e-30. */
@@ -180,7 +150,7 @@ function mergeInto(src: SplatCloud, srcSums: Sums, members: ArrayLike<number>, n
     dstSums.merged[o] = srcSums.merged[i];
     return;
   }
-  acc.w = 0; acc.mass = 0; acc.mu.fill(0); acc.m2.fill(0); acc.dc.fill(0); acc.rest.fill(0);
+  acc.w = 0; acc.mu.fill(0); acc.m2.fill(0); acc.dc.fill(0); acc.rest.fill(0);
   let sumA = 0, sumO = 0;
   const cov = acc.cov;
   for (let m = 0; m < n; m++) {
@@ -190,7 +160,7 @@ function mergeInto(src: SplatCloud, srcSums: Sums, members: ArrayLike<number>, n
     acc.w += w;
     sumA += srcSums.A[i];
     sumO += srcSums.O[i];
-    splatCovariance(src.rotations.subarray(4 * i, 4 * i + 4), src.scales.subarray(3 * i, 3 * i + 3), cov);
+    covarianceFromRotationScale(src.rotations.subarray(4 * i, 4 * i + 4), src.scales.subarray(3 * i, 3 * i + 3), cov);
     const x = src.positions[3 * i], y = src.positions[3 * i + 1], z = src.positions[3 * i + 2];
     acc.mu[0] += w * x; acc.mu[1] += w * y; acc.mu[2] += w * z;
     acc.m2[0] += w * (cov[0] + x * x); acc.m2[1] += w * (cov[1] + x * y); acc.m2[2] += w * (cov[2] + x * z);
@@ -266,7 +236,7 @@ export function buildSplatLod(cloud: SplatCloud, cells: SpatialCells, options: S
   const levels: { cloud: SplatCloud; start: Uint32Array; count: Uint32Array }[] = [];
   const voxel: number[] = [];
   let v = 2 * medianExtent(cloud);
-  const acc: Acc = { w: 0, mass: 0, mu: new Float64Array(3), m2: new Float64Array(6), dc: new Float64Array(3), rest: new Float64Array(K3), cov: new Float64Array(6) };
+  const acc: Acc = { w: 0, mu: new Float64Array(3), m2: new Float64Array(6), dc: new Float64Array(3), rest: new Float64Array(K3), cov: new Float64Array(6) };
   const srcN = () => srcCount.reduce((s, c) => s + c, 0);
   const cellCorner = new Float64Array(3 * nCells);
   for (let c = 0; c < nCells; c++) cellCorner.set(cells.bounds.subarray(6 * c, 6 * c + 3), 3 * c);
