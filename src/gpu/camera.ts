@@ -87,14 +87,15 @@ export function cameraModel(cam: PinholeCamera): CameraModel {
  * entirely outside one plane of the view frustum (near, left, right, top, bottom; not far, which
  * the splat preprocess clips per splat): a conservative cull test on the 8 corners in the camera
  * frame (f64, camera-relative). Used by the baked city's chunk selection and the captures' cells.
+ * The box is `box[o … o + 5]` (so a table of boxes needs no view per box).
  */
-export function boxOutsideFrustum(m: CameraModel, box: ArrayLike<number>): boolean {
+export function boxOutsideFrustum(m: CameraModel, box: ArrayLike<number>, o = 0): boolean {
   const R = m.rotation;
   let near = 0, left = 0, right = 0, top = 0, bottom = 0;
   for (let c = 0; c < 8; c++) {
-    const px = (c & 1 ? box[3] : box[0]) - m.eye[0];
-    const py = (c & 2 ? box[4] : box[1]) - m.eye[1];
-    const pz = (c & 4 ? box[5] : box[2]) - m.eye[2];
+    const px = (c & 1 ? box[o + 3] : box[o]) - m.eye[0];
+    const py = (c & 2 ? box[o + 4] : box[o + 1]) - m.eye[1];
+    const pz = (c & 4 ? box[o + 5] : box[o + 2]) - m.eye[2];
     const xc = R[0] * px + R[1] * py + R[2] * pz;
     const yc = R[3] * px + R[4] * py + R[5] * pz;
     const zc = R[6] * px + R[7] * py + R[8] * pz;

@@ -7,9 +7,9 @@
 import { unzipSync } from 'fflate';
 import { fetchBytes } from '../core/bytes';
 import { loadSplatFile } from './formats';
-import { concatSplatClouds, loadSog, parseSogMeta, type SogFileReader } from './formats/sog';
+import { loadSog, parseSogMeta, type SogFileReader } from './formats/sog';
 import { webpDecoder } from './formats/webp-decode';
-import { SplatFormatError, type SplatCloud } from './splat-cloud';
+import { concatSplatClouds, SplatFormatError, type SplatCloud } from './splat-cloud';
 
 /** Where a capture is: a URL and its file name, and for a folder the `meta.json` files in it. */
 export interface SplatSource {

@@ -65,18 +65,36 @@ export function buildSpatialCells(cloud: SplatCloud, targetCells = 4096): Spatia
   const count = Uint32Array.from(cells, (c) => histogram[c + 1] - histogram[c]);
   const bounds = new Float64Array(cells.length * 6);
   for (let k = 0; k < cells.length; k++) {
-    const b = bounds.subarray(6 * k, 6 * k + 6);
-    b.set([Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity]);
-    for (let m = start[k]; m < start[k] + count[k]; m++) {
-      const i = order[m];
-      const r = EXTENT_SIGMAS * Math.max(cloud.scales[3 * i], cloud.scales[3 * i + 1], cloud.scales[3 * i + 2]);
-      for (let a = 0; a < 3; a++) {
-        b[a] = Math.min(b[a], p[3 * i + a] - r);
-        b[3 + a] = Math.max(b[3 + a], p[3 * i + a] + r);
-      }
-    }
+    bounds.set([Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity], 6 * k);
+    for (let m = start[k]; m < start[k] + count[k]; m++) growCellBounds(bounds, k, cloud, order[m]);
   }
   return { order, start, count, bounds };
+}
+
+/** Grows cell `k`'s box in `bounds` (6 per cell) to hold splat `i` of `cloud` out to EXTENT_SIGMAS of its largest σ. */
+export function growCellBounds(bounds: Float64Array, k: number, cloud: SplatCloud, i: number): void {
+  const r = EXTENT_SIGMAS * Math.max(cloud.scales[3 * i], cloud.scales[3 * i + 1], cloud.scales[3 * i + 2]);
+  for (let a = 0; a < 3; a++) {
+    bounds[6 * k + a] = Math.min(bounds[6 * k + a], cloud.positions[3 * i + a] - r);
+    bounds[6 * k + 3 + a] = Math.max(bounds[6 * k + 3 + a], cloud.positions[3 * i + a] + r);
+  }
+}
+
+/**
+ * Appends range (start, count) to the table `out` of (start, count, prefix, 0) quadruples holding
+ * `ranges` entries and `splats` splats, merged into the last entry when it ends at `start`;
+ * returns the new number of entries.
+ */
+export function appendRange(out: Uint32Array, ranges: number, splats: number, start: number, count: number): number {
+  if (ranges > 0 && out[4 * (ranges - 1)] + out[4 * (ranges - 1) + 1] === start) {
+    out[4 * (ranges - 1) + 1] += count;
+    return ranges;
+  }
+  out[4 * ranges] = start;
+  out[4 * ranges + 1] = count;
+  out[4 * ranges + 2] = splats;
+  out[4 * ranges + 3] = 0;
+  return ranges + 1;
 }
 
 /**
@@ -89,16 +107,9 @@ export function visibleRanges(cells: SpatialCells, m: CameraModel, out: Uint32Ar
   let ranges = 0;
   let splats = 0;
   for (let k = 0; k < cells.count.length; k++) {
-    if (boxOutsideFrustum(m, cells.bounds.subarray(6 * k, 6 * k + 6))) continue;
-    const s = cells.start[k];
-    const c = cells.count[k];
-    if (ranges > 0 && out[4 * (ranges - 1)] + out[4 * (ranges - 1) + 1] === s) {
-      out[4 * (ranges - 1) + 1] += c;
-    } else {
-      out.set([s, c, splats, 0], 4 * ranges);
-      ranges++;
-    }
-    splats += c;
+    if (boxOutsideFrustum(m, cells.bounds, 6 * k)) continue;
+    ranges = appendRange(out, ranges, splats, cells.start[k], cells.count[k]);
+    splats += cells.count[k];
   }
   return { ranges, splats };
 }

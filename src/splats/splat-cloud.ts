@@ -55,6 +55,33 @@ export function allocateSplatCloud(count: number, shDegree: number): SplatCloud 
   };
 }
 
+/**
+ * Concatenates clouds (e.g. the folders of one capture) into one, at the highest SH degree among
+ * them (missing bands are zero).
+ *
+ * @throws RangeError when `clouds` is empty.
+ */
+export function concatSplatClouds(clouds: readonly SplatCloud[]): SplatCloud {
+  if (clouds.length === 0) throw new RangeError('concatSplatClouds: no clouds');
+  if (clouds.length === 1) return clouds[0];
+  const degree = Math.max(...clouds.map((c) => c.shDegree));
+  const out = allocateSplatCloud(clouds.reduce((s, c) => s + c.count, 0), degree);
+  const K = (degree + 1) ** 2 - 1;
+  let o = 0;
+  for (const c of clouds) {
+    out.positions.set(c.positions, 3 * o);
+    out.scales.set(c.scales, 3 * o);
+    out.rotations.set(c.rotations, 4 * o);
+    out.opacities.set(c.opacities, o);
+    out.shDc.set(c.shDc, 3 * o);
+    const k = (c.shDegree + 1) ** 2 - 1;
+    if (k === K) out.shRest.set(c.shRest, o * K * 3);
+    else for (let i = 0; i < c.count; i++) out.shRest.set(c.shRest.subarray(i * k * 3, (i + 1) * k * 3), (o + i) * K * 3);
+    o += c.count;
+  }
+  return out;
+}
+
 /** Error from a splat loader: `file: problem`, so the CLI can print it as one line. */
 export class SplatFormatError extends UserError {
   constructor(readonly file: string, problem: string) {

@@ -26,8 +26,8 @@
 import { quatFromMat3, type Quat } from '../core/quaternion';
 import { boxOutsideFrustum, type CameraModel } from '../gpu/camera';
 import { covarianceFromRotationScale } from './projection';
-import { shRestCount, allocateSplatCloud, type SplatCloud } from './splat-cloud';
-import type { SpatialCells } from './spatial-cells';
+import { allocateSplatCloud, concatSplatClouds, shRestCount, type SplatCloud } from './splat-cloud';
+import { appendRange, growCellBounds, type SpatialCells } from './spatial-cells';
 
 /**
  * Default level-of-detail fraction of a pixel (`SplatRendererOptions.lodPixelFraction`): 0, every
@@ -288,26 +288,17 @@ export function buildSplatLod(cloud: SplatCloud, cells: SpatialCells, options: S
     srcOrder = null;
   }
   // One cloud of every level, with absolute starts.
-  const total = levels.reduce((s, l) => s + l.cloud.count, 0);
-  const all = allocateSplatCloud(total, cloud.shDegree);
+  const all = levels.length ? concatSplatClouds(levels.map((l) => l.cloud)) : allocateSplatCloud(0, cloud.shDegree);
   let base = 0;
   const starts: Uint32Array[] = [];
   for (const l of levels) {
-    copyInto(all, base, l.cloud);
     starts.push(l.start.map((s) => s + base));
     base += l.cloud.count;
   }
   // Grow the cell bounds by the coarse splats' extent.
   for (let k = 0; k < levels.length; k++) {
     for (let c = 0; c < nCells; c++) {
-      const b = cells.bounds.subarray(6 * c, 6 * c + 6);
-      for (let i = starts[k][c]; i < starts[k][c] + levels[k].count[c]; i++) {
-        const r = 3.4 * Math.max(all.scales[3 * i], all.scales[3 * i + 1], all.scales[3 * i + 2]);
-        for (let a = 0; a < 3; a++) {
-          b[a] = Math.min(b[a], all.positions[3 * i + a] - r);
-          b[3 + a] = Math.max(b[3 + a], all.positions[3 * i + a] + r);
-        }
-      }
+      for (let i = starts[k][c]; i < starts[k][c] + levels[k].count[c]; i++) growCellBounds(cells.bounds, c, all, i);
     }
   }
   return { cloud: all, voxel, start: starts, count: levels.map((l) => l.count) };
@@ -323,16 +314,6 @@ function sliceCloud(c: SplatCloud, n: number): SplatCloud {
   };
 }
 
-function copyInto(dst: SplatCloud, at: number, src: SplatCloud): void {
-  const K3 = shRestCount(src.shDegree) * 3;
-  dst.positions.set(src.positions, 3 * at);
-  dst.scales.set(src.scales, 3 * at);
-  dst.rotations.set(src.rotations, 4 * at);
-  dst.opacities.set(src.opacities, at);
-  dst.shDc.set(src.shDc, 3 * at);
-  dst.shRest.set(src.shRest, K3 * at);
-}
-
 /**
  * The coarsest level whose voxel is at most `pixelFraction` of a pixel's footprint at distance
  * `distance` (metres) for focal length `focalPx` (pixels): 0 (the capture itself) when none is.
@@ -344,11 +325,11 @@ export function lodLevelFor(voxel: readonly number[], distance: number, focalPx:
   return level;
 }
 
-/** Distance from `eye` to an axis-aligned box [minX, minY, minZ, maxX, maxY, maxZ] (0 inside), metres. */
-function boxDistance(eye: ArrayLike<number>, b: ArrayLike<number>): number {
+/** Distance from `eye` to the axis-aligned box `b[o … o + 5]` = [minX, minY, minZ, maxX, maxY, maxZ] (0 inside), metres. */
+function boxDistance(eye: ArrayLike<number>, b: ArrayLike<number>, o: number): number {
   let d2 = 0;
   for (let a = 0; a < 3; a++) {
-    const e = eye[a] < b[a] ? b[a] - eye[a] : eye[a] > b[3 + a] ? eye[a] - b[3 + a] : 0;
+    const e = eye[a] < b[o + a] ? b[o + a] - eye[a] : eye[a] > b[o + 3 + a] ? eye[a] - b[o + 3 + a] : 0;
     d2 += e * e;
   }
   return Math.sqrt(d2);
@@ -367,18 +348,13 @@ export function visibleLodRanges(cells: SpatialCells, lod: SplatLodLevels, fineC
   let ranges = 0, splats = 0, coarseCells = 0;
   const focal = Math.max(m.fx, m.fy);
   for (let c = 0; c < cells.count.length; c++) {
-    const box = cells.bounds.subarray(6 * c, 6 * c + 6);
-    if (boxOutsideFrustum(m, box)) continue;
-    const level = pixelFraction > 0 ? lodLevelFor(lod.voxel, boxDistance(m.eye, box), focal, pixelFraction) : 0;
+    if (boxOutsideFrustum(m, cells.bounds, 6 * c)) continue;
+    const level = pixelFraction > 0 ? lodLevelFor(lod.voxel, boxDistance(m.eye, cells.bounds, 6 * c), focal, pixelFraction) : 0;
     const s = level === 0 ? cells.start[c] : fineCount + lod.start[level - 1][c];
     const n = level === 0 ? cells.count[c] : lod.count[level - 1][c];
     if (level > 0) coarseCells++;
     if (n === 0) continue;
-    if (ranges > 0 && out[4 * (ranges - 1)] + out[4 * (ranges - 1) + 1] === s) out[4 * (ranges - 1) + 1] += n;
-    else {
-      out.set([s, n, splats, 0], 4 * ranges);
-      ranges++;
-    }
+    ranges = appendRange(out, ranges, splats, s, n);
     splats += n;
   }
   return { ranges, splats, coarseCells };

@@ -52,11 +52,10 @@
  * ellipse kernel), materials, and the primitive `mode` (the spec requires POINTS; not checked).
  */
 import type { GLTF } from '@gltf-transform/core';
-import { allocateSplatCloud, SH_C0, SplatFormatError, shRestCount, type SplatCloud } from '../splat-cloud';
+import { allocateSplatCloud, concatSplatClouds, SH_C0, SplatFormatError, shRestCount, type SplatCloud } from '../splat-cloud';
 import { storeUnitQuat } from './common';
 import { enc, fail, item, list, openGltf, readAttribute, type Context, type Encoding, type GltfResourceReader } from './gltf-accessors';
 import { applyNodeTransform, localMatrix, mul4, rubToRdf } from './gltf-transforms';
-import { concatSplatClouds } from './sog';
 
 export { GLB_MAGIC, hasGlbMagic, looksLikeGltfJson, type GltfResourceReader } from './gltf-accessors';
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readSharedData } from '../../../test/shared-data';
-import { concatSplatClouds, parseSogMeta } from './sog';
+import { parseSogMeta } from './sog';
+import { concatSplatClouds } from '../splat-cloud';
 import { allocateSplatCloud } from '../splat-cloud';
 
 const text = new TextDecoder().decode(readSharedData('splats/semarang-sog/5_0/meta.json'));
