@@ -15,10 +15,10 @@
  * not rectangles are not used.
  */
 import type { Rng } from '../core/random';
-import { pointInRing, pointRingDistance, pointSegmentDistance, type Ring, type Vec2 } from '../core/geometry2d';
+import { pointRingDistance, pointSegmentDistance, type Ring, type Vec2 } from '../core/geometry2d';
 import { sceneWorld, type SceneFile } from '../world/bake/scene-file';
 import { densify } from '../world/polyline';
-import { isWalkable } from '../world/queries';
+import { isClearGround } from '../world/grid-route';
 import type { World } from '../world/world';
 import type { Scenario } from '../sim/scenario';
 
@@ -76,14 +76,8 @@ function junctionOf(side: Rect, cross: Rect): Junction | null {
 }
 
 /** Whether every point of the route (every 0.25 m) has clear walkable ground around it and is clear of obstacles. */
-function routeClear(world: World, obstacles: Ring[], route: Vec2[]): boolean {
-  return densify(route, 0.25).every(([x, y]) => {
-    for (let k = 0; k < 8; k++) {
-      const th = (k * Math.PI) / 4;
-      if (!isWalkable(world, x + SCANNED_CLEARANCE * Math.cos(th), y + SCANNED_CLEARANCE * Math.sin(th))) return false;
-    }
-    return obstacles.every((o) => !pointInRing(x, y, o) && pointRingDistance(x, y, o) >= SCANNED_CLEARANCE);
-  });
+function routeClear(world: World, route: Vec2[]): boolean {
+  return densify(route, 0.25).every((p) => isClearGround(world, p, SCANNED_CLEARANCE));
 }
 
 /** Whether the route passes within PASS_DISTANCE of an obstacle (true when there is none). */
@@ -148,7 +142,7 @@ export function scannedUnitScenarios(scenes: readonly ScannedScene[], rng: Rng, 
         if (!r) continue;
         const pts = densify(r, 2).map(([x, y]): Vec2 => [r3(x), r3(y)]);
         const len = lengthOf(pts);
-        if (len >= 10 && len <= 20 && routeClear(p.world, p.obstacles, pts) && passesObstacle(p.obstacles, pts)) route = pts;
+        if (len >= 10 && len <= 20 && routeClear(p.world, pts) && passesObstacle(p.obstacles, pts)) route = pts;
       }
       const [a, b] = route;
       out.push({
