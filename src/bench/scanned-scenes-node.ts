@@ -4,7 +4,8 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { relative, resolve } from 'node:path';
+import { UserError } from '../core/user-error';
 import { loadSplatFile } from '../splats/formats';
 import type { SplatCloud } from '../splats/splat-cloud';
 import { parseSceneFile } from '../world/bake/scene-file';
@@ -25,6 +26,24 @@ export function readScannedScenes(root = REPO_ROOT): ScannedScene[] {
       const text = readFileSync(resolve(root, path), 'utf8');
       return (JSON.parse(text) as { format?: unknown }).format === 'curbside-scene' ? [{ path, scene: parseSceneFile(text, path) }] : [];
     });
+}
+
+/**
+ * The scene file a command-line argument names, with the path scenarios record for it: relative to
+ * the repository root when inside it, else absolute.
+ *
+ * @throws UserError `unreadable` when the file cannot be read; SceneFileError when it is not a valid scene.
+ */
+export function readSceneFileArg(arg: string, unreadable: string): ScannedScene {
+  const file = resolve(arg);
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    throw new UserError(unreadable);
+  }
+  const rel = relative(REPO_ROOT, file);
+  return { path: rel.startsWith('..') ? file : rel, scene: parseSceneFile(text, arg) };
 }
 
 /** Reads a repository-relative text file (the Node {@link ReadText}). */

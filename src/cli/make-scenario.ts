@@ -5,25 +5,16 @@
  * pedestrians placed by the suite generator's rules, validated as the suites are. Writes the
  * scenario JSON to FILE (or stdout), which `npm run bench -- --suite FILE` runs.
  */
-import { readFileSync } from 'node:fs';
-import { relative, resolve } from 'node:path';
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { Command, Option } from 'commander';
 import { CliError } from '../core/user-error';
 import { customScenario } from '../bench/custom-scenario';
-import { REPO_ROOT } from '../bench/scanned-scenes-node';
+import { readSceneFileArg } from '../bench/scanned-scenes-node';
 import { suiteWorld } from '../bench/suites';
 import { BEHAVIOURS, type Behaviour, type Scenario } from '../sim/scenario';
-import { parseSceneFile, sceneWorld } from '../world/bake/scene-file';
+import { sceneWorld } from '../world/bake/scene-file';
 import type { World } from '../world/world';
-import { nonNegative, writeOutput } from './parse';
+import { nonNegative, nonNegativeInt, parseVec2, writeOutput } from './parse';
 import { runCli } from './run-cli';
-
-/** Parses `x,y` into two finite numbers. */
-function parseVec2(value: string): [number, number] {
-  const parts = value.split(',').map((s) => (s.trim() === '' ? Number.NaN : Number(s)));
-  if (parts.length !== 2 || parts.some((v) => !Number.isFinite(v))) throw new InvalidArgumentError(`expected two comma-separated numbers x,y (metres), got '${value}'`);
-  return parts as [number, number];
-}
 
 /** The world named by --world: a procedural world seed (the suites' 400 m worlds) or a scene file. */
 function worldOf(arg: string): { world: World; worldRef: Scenario['world'] } {
@@ -32,16 +23,8 @@ function worldOf(arg: string): { world: World; worldRef: Scenario['world'] } {
     if (seed > 0xffffffff) throw new CliError(`--world ${arg}: a world seed is at most ${0xffffffff}`);
     return { world: suiteWorld(seed), worldRef: { kind: 'procedural', seed } };
   }
-  const file = resolve(arg);
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch {
-    throw new CliError(`--world ${arg}: neither a world seed (a non-negative integer) nor a readable scene file`);
-  }
-  const scene = parseSceneFile(text, arg);
-  const rel = relative(REPO_ROOT, file);
-  return { world: sceneWorld(scene), worldRef: { kind: 'scene', path: rel.startsWith('..') ? file : rel } };
+  const { path, scene } = readSceneFileArg(arg, `--world ${arg}: neither a world seed (a non-negative integer) nor a readable scene file`);
+  return { world: sceneWorld(scene), worldRef: { kind: 'scene', path } };
 }
 
 const program = new Command('scenario')
@@ -51,11 +34,7 @@ const program = new Command('scenario')
   .requiredOption('--to <x,y>', 'goal point, world metres (snapped likewise)', parseVec2)
   .addOption(new Option('--behaviour <name>', 'reactive behaviour of the pedestrians placed on the route').choices(BEHAVIOURS))
   .option('--at <m>', 'with --behaviour: where along the route the pedestrians stand, metres (default 8–11 m, as the suites)', nonNegative)
-  .option('--seed <k>', 'placement and episode seed', (v) => {
-    const n = /^\d+$/.test(v) ? Number(v) : Number.NaN;
-    if (!(n <= 0x7fffffff)) throw new InvalidArgumentError(`expected an integer in 0..${0x7fffffff}, got '${v}'`);
-    return n;
-  }, 0)
+  .option('--seed <k>', 'placement and episode seed', nonNegativeInt(0x7fffffff), 0)
   .option('--id <id>', 'scenario id (default custom/BEHAVIOUR/START-GOAL)')
   .option('--out <file>', 'write the scenario here instead of stdout');
 

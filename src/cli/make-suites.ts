@@ -7,41 +7,30 @@
  * `npm run suites -- --scene scenes/NAME.json [--seed K] --out FILE.json`: the suite of one annotated
  * scene instead (src/bench/scene-suite.ts: unit, reactive and, where the scene allows, long-horizon).
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
-import { Command, InvalidArgumentError } from 'commander';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { Command } from 'commander';
 import { CliError } from '../core/user-error';
 import { runCli } from './run-cli';
-import { writeOutput } from './parse';
-import { readScannedScenes, REPO_ROOT } from '../bench/scanned-scenes-node';
+import { nonNegativeInt, writeOutput } from './parse';
+import { readScannedScenes, readSceneFileArg } from '../bench/scanned-scenes-node';
 import { sceneSuite } from '../bench/scene-suite';
 import { longSuite, reactiveSuite, smokeSuite, unitSuite } from '../bench/suites';
-import { parseSceneFile } from '../world/bake/scene-file';
 import type { Scenario } from '../sim/scenario';
 
 const program = new Command('suites')
   .description('Regenerate the scenario suites (smoke, unit, reactive, long) deterministically, or make the suite of one scanned scene (--scene).')
   .option('--out <dir|file>', 'output directory (default scenes/suites); with --scene, the suite file to write')
   .option('--scene <file>', 'make the suite of this annotated scene file (scenes/NAME.json) instead')
-  .option('--seed <k>', 'with --scene: generation seed', (v) => {
-    if (!/^\d+$/.test(v) || Number(v) > 0x7fffffff) throw new InvalidArgumentError(`expected an integer in 0..${0x7fffffff}, got '${v}'`);
-    return Number(v);
-  }, 0);
+  .option('--seed <k>', 'with --scene: generation seed', nonNegativeInt(0x7fffffff), 0);
 
 /** `--scene`: one scene's suite to one file. */
 function writeSceneSuite(sceneArg: string, seed: number, out: string | undefined): void {
   if (!out) throw new CliError("--scene needs --out FILE.json (the suite file to write)");
-  const file = resolve(sceneArg);
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch {
-    throw new CliError(`--scene ${sceneArg}: cannot read the file`);
-  }
-  const rel = relative(REPO_ROOT, file);
-  const path = rel.startsWith('..') ? file : rel;
+  const scene = readSceneFileArg(sceneArg, `--scene ${sceneArg}: cannot read the file`);
+  const { path } = scene;
   const t = performance.now();
-  const { scenarios, notes } = sceneSuite({ path, scene: parseSceneFile(text, sceneArg) }, { seed });
+  const { scenarios, notes } = sceneSuite(scene, { seed });
   for (const n of notes) console.error(`note: ${n}`);
   writeOutput(out, `${JSON.stringify({ suite: `scene:${path}`, generator: 'src/bench/scene-suite.ts', seed, scenarios })}\n`);
   const by = (suite: string) => scenarios.filter((s) => s.suite === suite).length;

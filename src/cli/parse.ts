@@ -17,6 +17,22 @@ export function parseVec3(value: string): Vec3 {
   return parts as Vec3;
 }
 
+/** Parses `x,y` into two finite numbers (metres); an empty part is an error. */
+export function parseVec2(value: string): [number, number] {
+  const parts = value.split(',').map((s) => (s.trim() === '' ? Number.NaN : Number(s)));
+  if (parts.length !== 2 || parts.some((v) => !Number.isFinite(v))) throw new InvalidArgumentError(`expected two comma-separated numbers x,y (metres), got '${value}'`);
+  return parts as [number, number];
+}
+
+/** Parses an integer in 0..`max` written in decimal digits (seeds). */
+export function nonNegativeInt(max: number): (value: string) => number {
+  return (value: string) => {
+    const n = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+    if (!(n <= max)) throw new InvalidArgumentError(`expected an integer in 0..${max}, got '${value}'`);
+    return n;
+  };
+}
+
 /** Parses a positive integer no larger than `max`. */
 export function positiveInt(max: number): (value: string) => number {
   return (value: string) => {
