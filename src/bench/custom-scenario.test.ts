@@ -8,10 +8,17 @@ import { gridRoute, isClearGround, nearestClearPoint } from '../world/grid-route
 import { densify, polylineLength } from '../world/polyline';
 import { isWalkable } from '../world/queries';
 import { sceneWorld } from '../world/bake/scene-file';
+import type { Scenario } from '../sim/scenario';
 import { CUSTOM_ROUTE_CLEARANCE, customScenario } from './custom-scenario';
 import { runEpisode } from './episode';
 import { loadScenarioWorldNode, readScannedScenes } from './scanned-scenes-node';
 import { suiteWorld } from './suites';
+
+/** The expert's episode of a scenario without pedestrians. */
+async function expertEpisode(scenario: Scenario) {
+  const world = await loadScenarioWorldNode(scenario);
+  return runEpisode(scenario, 0, scenario.seed, { world, pedestrians: new ScenarioPedestrians([], world.obstacles, scenario.seed), policy: new ExpertPolicy(DELIVERY_ROBOT), robot: DELIVERY_ROBOT, crowdDt: 0.1 });
+}
 
 const world1 = suiteWorld(1);
 const procedural = { world: world1, worldRef: { kind: 'procedural', seed: 1 } as const };
@@ -93,8 +100,7 @@ describe('customScenario on a procedural world (navigation graph)', () => {
 
   it('the expert reaches the goal of a custom route', async () => {
     const { scenario } = customScenario({ ...procedural, from: [0, 0], to: [30, 40] });
-    const world = await loadScenarioWorldNode(scenario);
-    const r = await runEpisode(scenario, 0, scenario.seed, { world, pedestrians: new ScenarioPedestrians([], world.obstacles, scenario.seed), policy: new ExpertPolicy(DELIVERY_ROBOT), robot: DELIVERY_ROBOT, crowdDt: 0.1 });
+    const r = await expertEpisode(scenario);
     expect(r.failures).toEqual([]);
     expect(r.end).toBe('goal');
   });
@@ -118,8 +124,7 @@ describe('customScenario on an annotated scene (grid route)', () => {
 
   it('the expert reaches the goal of a scene route', async () => {
     const { scenario } = customScenario({ ...scene, from: [7.4, 10.2], to: [-1.1, 2] });
-    const world = await loadScenarioWorldNode(scenario);
-    const r = await runEpisode(scenario, 0, scenario.seed, { world, pedestrians: new ScenarioPedestrians([], world.obstacles, scenario.seed), policy: new ExpertPolicy(DELIVERY_ROBOT), robot: DELIVERY_ROBOT, crowdDt: 0.1 });
+    const r = await expertEpisode(scenario);
     expect(r.failures).toEqual([]);
     expect(r.end).toBe('goal');
   });

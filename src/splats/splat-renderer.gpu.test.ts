@@ -22,6 +22,26 @@ import { fromHalfBits } from '../gpu/half-float';
 import { FRAME_COUNTERS } from './preprocess-pass';
 import { syntheticSplats } from './synthetic-splats';
 
+/**
+ * One frame of `scene` from `camera` by a new renderer (level of detail `lodPixelFraction`) over a
+ * cleared depth buffer: the image and what the frame drew.
+ */
+async function drawFrame(device: GPUDevice, scene: SplatSceneBuffers, camera: PinholeCamera, lodPixelFraction = 0) {
+  const renderer = await SplatRenderer.create(device, { colorFormat: OFFSCREEN_COLOR_FORMAT, depthFormat: OFFSCREEN_DEPTH_FORMAT, lodPixelFraction });
+  const target = new OffscreenTarget(device, camera.width, camera.height);
+  try {
+    await renderer.setScene(scene);
+    const encoder = device.createCommandEncoder();
+    target.clearDepth(encoder);
+    renderer.encode(encoder, cameraModel(camera), { color: target.color.createView(), depth: target.depth.createView(), clearColor: { r: 0, g: 0, b: 0, a: 0 } });
+    device.queue.submit([encoder.finish()]);
+    return { pixels: await readTexture(device, target.color), frameSplats: renderer.lastFrameSplats, coarseCells: scene.lastCoarseCells };
+  } finally {
+    target.destroy();
+    renderer.destroy();
+  }
+}
+
 async function loadCapture(name: string): Promise<SplatCloud> {
   return loadSplatFile(name, await readSharedData(`splats/${name}`));
 }
@@ -288,17 +308,11 @@ describe('spatial cells', () => {
     const [culled, whole, culledSplats, away] = await withDevice(async (device) => {
       const render = async (cells: boolean, cam: PinholeCamera) => {
         const scene = new SplatSceneBuffers(device, cloud, 'box', 'test.scene', cells);
-        const renderer = await SplatRenderer.create(device, { colorFormat: OFFSCREEN_COLOR_FORMAT, depthFormat: OFFSCREEN_DEPTH_FORMAT });
-        const target = new OffscreenTarget(device, 64, 48);
-        await renderer.setScene(scene);
-        const encoder = device.createCommandEncoder();
-        target.clearDepth(encoder);
-        renderer.encode(encoder, cameraModel(cam), { color: target.color.createView(), depth: target.depth.createView(), clearColor: { r: 0, g: 0, b: 0, a: 0 } });
-        device.queue.submit([encoder.finish()]);
-        const pixels = await readTexture(device, target.color);
-        const frameSplats = renderer.lastFrameSplats;
-        [target, renderer, scene].forEach((r) => r.destroy());
-        return { pixels, frameSplats };
+        try {
+          return await drawFrame(device, scene, cam);
+        } finally {
+          scene.destroy();
+        }
       };
       const a = await render(true, camera);
       const b = await render(false, camera);
@@ -321,20 +335,14 @@ describe('level of detail', () => {
     // Three times the framing distance: the guitar spans a third of the image, most of its splats sub-pixel.
     const eye = framed.eye.map((v, a) => framed.target[a] + 3 * (v - framed.target[a])) as [number, number, number];
     const camera: PinholeCamera = { ...framed, eye, far: framed.far * 3 };
-    const draw = (device: GPUDevice, lodPixelFraction: number) => (async () => {
+    const draw = async (device: GPUDevice, lodPixelFraction: number) => {
       const scene = new SplatSceneBuffers(device, cloud, 'guitar', undefined, undefined, 0.5);
-      const renderer = await SplatRenderer.create(device, { colorFormat: OFFSCREEN_COLOR_FORMAT, depthFormat: OFFSCREEN_DEPTH_FORMAT, lodPixelFraction });
-      const target = new OffscreenTarget(device, camera.width, camera.height);
-      await renderer.setScene(scene);
-      const encoder = device.createCommandEncoder();
-      target.clearDepth(encoder);
-      renderer.encode(encoder, cameraModel(camera), { color: target.color.createView(), depth: target.depth.createView(), clearColor: { r: 0, g: 0, b: 0, a: 0 } });
-      device.queue.submit([encoder.finish()]);
-      const pixels = await readTexture(device, target.color);
-      const out = { pixels, frameSplats: renderer.lastFrameSplats, coarseCells: scene.lastCoarseCells, stored: scene.storedCount };
-      [target, renderer, scene].forEach((r) => r.destroy());
-      return out;
-    })();
+      try {
+        return { ...(await drawFrame(device, scene, camera, lodPixelFraction)), stored: scene.storedCount };
+      } finally {
+        scene.destroy();
+      }
+    };
     const [lod, exact] = await withDevice(async (device) => [await draw(device, 0.5), await draw(device, 0)]);
     const reference = renderSplatsReference(cloud, camera);
     expect(lod.stored).toBeGreaterThan(cloud.count);
