@@ -6,11 +6,13 @@
 // (projected, depths, visibility bits, sort values) are indexed by j:
 //  1. camera-relative centre, near-plane cull;
 //  2. 3D covariance Σ = R S Sᵀ Rᵀ from the quaternion and scales;
-//  3. EWA projection Σ' = J W Σ Wᵀ Jᵀ with J at the clamped (1.3 × FOV) centre, + 0.3 px² dilation;
+//  3. EWA projection Σ' = J W Σ Wᵀ Jᵀ with J at the clamped (1.3 × FOV) centre (orthographic:
+//     J = diag(focal)), + 0.3 px² dilation;
 //  4. eigenbasis of Σ' (λ₂ = det / λ₁), opacity-aware extent k = √(2 ln(o / α_min)) standard
 //     deviations (α < 1/255 beyond it), off-screen cull with the ellipse's axis-aligned box, cull
 //     of splats whose total α 2π·o·√det Σ' is below frame.minAlphaMass;
-//  5. colour from spherical harmonics up to SH_DEGREE along the eye→splat direction;
+//  5. colour from spherical harmonics up to SH_DEGREE along the eye→splat direction (orthographic:
+//     the viewing axis);
 //  6. the raster record projected[i], depths[i] = f32 bits of the camera depth (monotonic for
 //     positive floats), bit i of visibleBits.
 // Entry point `countBlocks`, per block of BLOCK_SIZE splats: its visible count (popcount of its
@@ -37,6 +39,9 @@ override SH_REST_STRIDE: u32 = 1u;   // u32 words of packed snorm8 SH per splat 
 override FRUSTUM_CLAMP: f32 = 1.3;
 override COV2D_DILATION: f32 = 0.3;
 override ALPHA_MIN: f32 = 0.00392156862745098;   // smallest α that contributes (1/255)
+// Orthographic camera (camera.ts: OrthographicCamera): pixel = focal · t.xy + principal with focal in
+// pixels per metre, the Jacobian diag(focal) for every splat, SH along the viewing axis.
+override ORTHOGRAPHIC: bool = false;
 
 @group(0) @binding(0) var<uniform> camera: Camera;
 @group(0) @binding(1) var<uniform> frame: SplatFrame;
@@ -149,8 +154,9 @@ fn project(j: u32, i: u32) -> bool {
   let ty = clamp(t.y / t.z, -lim.y, lim.y) * t.z;
   let fx = camera.focal.x; let fy = camera.focal.y;
   // J as a 3×3 with a zero last row; columns listed.
-  let J = mat3x3f(vec3f(fx / t.z, 0.0, 0.0), vec3f(0.0, fy / t.z, 0.0),
+  var J = mat3x3f(vec3f(fx / t.z, 0.0, 0.0), vec3f(0.0, fy / t.z, 0.0),
                   vec3f(-fx * tx / (t.z * t.z), -fy * ty / (t.z * t.z), 0.0));
+  if (ORTHOGRAPHIC) { J = mat3x3f(vec3f(fx, 0.0, 0.0), vec3f(0.0, fy, 0.0), vec3f(0.0)); }
   let W = mat3x3f(camera.viewRotation[0].xyz, camera.viewRotation[1].xyz, camera.viewRotation[2].xyz);
   let T = J * W;
   let cov = T * sigma * transpose(T);
@@ -171,12 +177,15 @@ fn project(j: u32, i: u32) -> bool {
   let n = length(e1);
   e1 = select(vec2f(1.0, 0.0), e1 / n, n > 0.0);
   let half = k * sqrt(vec2f(a, c));
-  let center = vec2f(fx * t.x / t.z, fy * t.y / t.z) + camera.principal;
+  let center = select(vec2f(fx * t.x / t.z, fy * t.y / t.z), vec2f(fx * t.x, fy * t.y), ORTHOGRAPHIC) + camera.principal;
   if (center.x + half.x < 0.0 || center.x - half.x > camera.viewport.x ||
       center.y + half.y < 0.0 || center.y - half.y > camera.viewport.y) { return cull(j); }
 
   // 5. View-dependent colour.
-  let color = colorFromSh(i, s.shDc, s.shScale, normalize(rel));
+  // The camera's forward axis in world is the third row of viewRotation (column-major: element z of columns 0–2).
+  let axis = vec3f(camera.viewRotation[0].z, camera.viewRotation[1].z, camera.viewRotation[2].z);
+  let viewDir = select(normalize(rel), axis, ORTHOGRAPHIC);
+  let color = colorFromSh(i, s.shDc, s.shScale, viewDir);
 
   // 6. Outputs.
   projected[j] = ProjectedSplat(center, e1 * sqrt(lambda1), sqrt(lambda2), cameraDepthToNdc(camera, t.z),

@@ -27,8 +27,44 @@ export interface PinholeCamera {
   far: number;
 }
 
-/** Intrinsics and extrinsics derived from a {@link PinholeCamera}, all in f64. */
+/**
+ * An orthographic camera looking from `eye` towards `target` (a direction only: rays are parallel
+ * to target − eye), as used for the top-down view of a capture in the scene editor. Only the splat
+ * renderer (and its reference) draw through it.
+ */
+export interface OrthographicCamera {
+  projection: 'orthographic';
+  /** Eye position, metres, world frame: the image centre's ray starts here. */
+  eye: Vec3;
+  /** Any point on the viewing axis beyond the eye, metres, world frame. */
+  target: Vec3;
+  /** Up direction, world frame (need not be unit or orthogonal to the view direction). */
+  up: Vec3;
+  /** Ground sampling distance: metres per pixel, > 0. */
+  metresPerPixel: number;
+  /** Image size, pixels. */
+  width: number;
+  height: number;
+  /** Near and far plane distances from the eye along the axis, metres (0 < near < far). */
+  near: number;
+  far: number;
+}
+
+/** A camera the splat renderer draws through. */
+export type SplatCamera = PinholeCamera | OrthographicCamera;
+
+/** Whether a camera is orthographic (an {@link OrthographicCamera}). */
+export function isOrthographic(cam: SplatCamera): cam is OrthographicCamera {
+  return (cam as OrthographicCamera).projection === 'orthographic';
+}
+
+/** Intrinsics and extrinsics derived from a {@link PinholeCamera} or {@link OrthographicCamera}, all in f64. */
 export interface CameraModel {
+  /**
+   * Orthographic: pixel = (fx · x + cx, fy · y + cy) for camera-frame (x, y, z), fx = fy = pixels per
+   * metre, and tanHalfFovX / Y are 0. Perspective (false): pixel = (fx · x / z + cx, fy · y / z + cy).
+   */
+  orthographic: boolean;
   /** World → camera rotation, row-major 3×3 (rows are the camera's x, y, z axes in world). */
   rotation: Float64Array;
   eye: Vec3;
@@ -45,13 +81,16 @@ export interface CameraModel {
 }
 
 /**
- * Derives the camera model (OpenCV axes, focal lengths in pixels, square pixels).
+ * Derives the camera model (OpenCV axes, focal lengths in pixels, square pixels; for an
+ * orthographic camera fx = fy = 1 / metresPerPixel).
  *
  * @throws Error when eye = target, up is parallel to the view direction, or a value is out of range.
  */
-export function cameraModel(cam: PinholeCamera): CameraModel {
+export function cameraModel(cam: SplatCamera): CameraModel {
   const bad = (what: string) => new Error(`camera: ${what}`);
-  if (!(cam.fovYDeg > 0 && cam.fovYDeg < 180)) throw bad(`fov-y ${cam.fovYDeg}° is outside (0, 180)`);
+  const ortho = isOrthographic(cam);
+  if (ortho && !(cam.metresPerPixel > 0 && Number.isFinite(cam.metresPerPixel))) throw bad(`metres per pixel ${cam.metresPerPixel} must be > 0`);
+  if (!ortho && !(cam.fovYDeg > 0 && cam.fovYDeg < 180)) throw bad(`fov-y ${cam.fovYDeg}° is outside (0, 180)`);
   if (!(cam.width >= 1 && cam.height >= 1)) throw bad(`image size ${cam.width}×${cam.height} is empty`);
   if (!(cam.near > 0 && cam.far > cam.near)) throw bad(`near ${cam.near} / far ${cam.far} must satisfy 0 < near < far`);
   for (const v of [...cam.eye, ...cam.target, ...cam.up]) if (!Number.isFinite(v)) throw bad('eye, target and up must be finite');
@@ -64,16 +103,17 @@ export function cameraModel(cam: PinholeCamera): CameraModel {
   if (rl < 1e-9 * vec3.length(cam.up) || rl === 0) throw bad('up is parallel to the view direction');
   vec3.scale(right, 1 / rl, right);
   const down = vec3.cross(f, right, new Float64Array(3));
-  const tanHalfFovY = Math.tan((cam.fovYDeg * Math.PI) / 360);
-  const fy = cam.height / 2 / tanHalfFovY;
+  const tanHalfFovY = ortho ? 0 : Math.tan((cam.fovYDeg * Math.PI) / 360);
+  const fy = ortho ? 1 / cam.metresPerPixel : cam.height / 2 / tanHalfFovY;
   return {
+    orthographic: ortho,
     rotation: Float64Array.from([...right, ...down, ...f]),
     eye: [...cam.eye] as Vec3,
     fx: fy,
     fy,
     cx: cam.width / 2,
     cy: cam.height / 2,
-    tanHalfFovX: cam.width / 2 / fy,
+    tanHalfFovX: ortho ? 0 : cam.width / 2 / fy,
     tanHalfFovY,
     width: cam.width,
     height: cam.height,
@@ -100,10 +140,13 @@ export function boxOutsideFrustum(m: CameraModel, box: ArrayLike<number>, o = 0)
     const yc = R[3] * px + R[4] * py + R[5] * pz;
     const zc = R[6] * px + R[7] * py + R[8] * pz;
     if (zc < m.near) near++;
-    if (xc < -zc * m.tanHalfFovX) left++;
-    if (xc > zc * m.tanHalfFovX) right++;
-    if (yc < -zc * m.tanHalfFovY) top++;
-    if (yc > zc * m.tanHalfFovY) bottom++;
+    // Half the view's extent at this depth, metres: z · tan(fov / 2), or the image's half size.
+    const hx = m.orthographic ? m.cx / m.fx : zc * m.tanHalfFovX;
+    const hy = m.orthographic ? m.cy / m.fy : zc * m.tanHalfFovY;
+    if (xc < -hx) left++;
+    if (xc > hx) right++;
+    if (yc < -hy) top++;
+    if (yc > hy) bottom++;
   }
   return near === 8 || left === 8 || right === 8 || top === 8 || bottom === 8;
 }

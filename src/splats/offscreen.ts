@@ -1,7 +1,7 @@
 /**
  * One-shot offscreen rendering of a splat scene to pixels, for the CLI, tests and benchmarks.
  */
-import { cameraModel, type PinholeCamera } from '../gpu/camera';
+import { cameraModel, type SplatCamera } from '../gpu/camera';
 import { beginRenderPass, submit } from '../gpu/gpu-stats';
 import { readTexture } from '../gpu/readback';
 import type { SplatCloud } from './splat-cloud';
@@ -58,7 +58,7 @@ export class OffscreenTarget {
  * @param minAlphaMass the renderer's total-α cull threshold, px² (`SplatRendererOptions`; 0 draws every splat).
  * @param lodPixelFraction the renderer's level of detail (`SplatRendererOptions.lodPixelFraction`; 0 draws the capture's own splats).
  */
-export async function renderSplatsOffscreen(device: GPUDevice, cloud: SplatCloud, camera: PinholeCamera, file = 'scene', minAlphaMass = 0, lodPixelFraction = DEFAULT_LOD_PIXEL_FRACTION): Promise<Float32Array> {
+export async function renderSplatsOffscreen(device: GPUDevice, cloud: SplatCloud, camera: SplatCamera, file = 'scene', minAlphaMass = 0, lodPixelFraction = DEFAULT_LOD_PIXEL_FRACTION): Promise<Float32Array> {
   const scene = new SplatSceneBuffers(device, cloud, file, undefined, undefined, lodPixelFraction);
   const renderer = await SplatRenderer.create(device, { colorFormat: OFFSCREEN_COLOR_FORMAT, depthFormat: OFFSCREEN_DEPTH_FORMAT, minAlphaMass, lodPixelFraction });
   const target = new OffscreenTarget(device, camera.width, camera.height);

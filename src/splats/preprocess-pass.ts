@@ -94,12 +94,13 @@ export class SplatPreprocessPass {
     return new SplatPreprocessPass(device, module, layout, pipelineLayout);
   }
 
-  /** The pipeline for an SH degree (0–3), created on first use. */
-  pipeline(shDegree: number): GPUComputePipeline {
-    let p = this.pipelines.get(shDegree);
+  /** The pipeline for an SH degree (0–3) and projection (orthographic or perspective), created on first use. */
+  pipeline(shDegree: number, orthographic = false): GPUComputePipeline {
+    const key = shDegree + (orthographic ? 4 : 0);
+    let p = this.pipelines.get(key);
     if (!p) {
       p = createComputePipelineSync(this.device, {
-        label: `SplatPreprocessPass.pipeline[sh${shDegree}]`,
+        label: `SplatPreprocessPass.pipeline[sh${shDegree}${orthographic ? ', orthographic' : ''}]`,
         layout: this.pipelineLayout,
         compute: {
           module: this.module,
@@ -111,10 +112,11 @@ export class SplatPreprocessPass {
             FRUSTUM_CLAMP,
             COV2D_DILATION,
             ALPHA_MIN,
+            ORTHOGRAPHIC: orthographic ? 1 : 0,
           },
         },
       });
-      this.pipelines.set(shDegree, p);
+      this.pipelines.set(key, p);
     }
     return p;
   }
@@ -148,12 +150,12 @@ export class SplatPreprocessPass {
    */
   encode(
     encoder: GPUCommandEncoder, bindGroup: GPUBindGroup, shDegree: number, count: number,
-    blockScan: PrefixScan, blockOffsets: GPUBuffer, timestampWrites?: GPUComputePassTimestampWrites,
+    blockScan: PrefixScan, blockOffsets: GPUBuffer, timestampWrites?: GPUComputePassTimestampWrites, orthographic = false,
   ): void {
     const pass = beginComputePass(this.device, encoder, { label: 'SplatPreprocessPass', timestampWrites });
     const [x, y] = dispatchSize1d(count, PREPROCESS_WORKGROUP_SIZE, this.device.limits.maxComputeWorkgroupsPerDimension);
     pass.setBindGroup(0, bindGroup);
-    pass.setPipeline(this.pipeline(shDegree));
+    pass.setPipeline(this.pipeline(shDegree, orthographic));
     pass.dispatchWorkgroups(x, y);
     const { countBlocks, compact } = this.compaction();
     pass.setPipeline(countBlocks);

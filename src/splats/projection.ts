@@ -105,20 +105,22 @@ export function alphaMass(opacity: number, det: number): number {
 }
 
 /**
- * Projects splat `i`; returns null when it is culled (behind the near plane, degenerate, off
+ * Projects splat `i` (perspective: EWA with the Jacobian at the clamped centre; orthographic: the
+ * constant Jacobian diag(fx, fy)); returns null when it is culled (outside the near/far planes, degenerate, off
  * screen, or with an {@link alphaMass} below `minAlphaMass` px²; 0 keeps every splat).
  */
 export function projectSplat(cloud: SplatCloud, i: number, cam: CameraModel, minAlphaMass = 0): ProjectedSplat | null {
   const t = worldToCamera(cam, cloud.positions.subarray(i * 3, i * 3 + 3));
-  if (t[2] <= cam.near) return null;
+  if (t[2] <= cam.near || t[2] >= cam.far) return null;
   const limX = FRUSTUM_CLAMP * cam.tanHalfFovX;
   const limY = FRUSTUM_CLAMP * cam.tanHalfFovY;
   const tz = t[2];
   const tx = Math.min(limX, Math.max(-limX, t[0] / tz)) * tz;
   const ty = Math.min(limY, Math.max(-limY, t[1] / tz)) * tz;
-  // J (2×3) and T = J W (2×3).
-  const j00 = cam.fx / tz, j02 = (-cam.fx * tx) / (tz * tz);
-  const j11 = cam.fy / tz, j12 = (-cam.fy * ty) / (tz * tz);
+  // J (2×3) and T = J W (2×3); orthographic: J = diag(fx, fy), the same for every point.
+  const ortho = cam.orthographic;
+  const j00 = ortho ? cam.fx : cam.fx / tz, j02 = ortho ? 0 : (-cam.fx * tx) / (tz * tz);
+  const j11 = ortho ? cam.fy : cam.fy / tz, j12 = ortho ? 0 : (-cam.fy * ty) / (tz * tz);
   const w = cam.rotation;
   const T = [
     j00 * w[0] + j02 * w[6], j00 * w[1] + j02 * w[7], j00 * w[2] + j02 * w[8],
@@ -141,8 +143,8 @@ export function projectSplat(cloud: SplatCloud, i: number, cam: CameraModel, min
   const { lambda, major } = eigenSym2(a, b, cc);
   const hx = k * Math.sqrt(a);
   const hy = k * Math.sqrt(cc);
-  const u = (cam.fx * t[0]) / tz + cam.cx;
-  const v = (cam.fy * t[1]) / tz + cam.cy;
+  const u = (ortho ? cam.fx * t[0] : (cam.fx * t[0]) / tz) + cam.cx;
+  const v = (ortho ? cam.fy * t[1] : (cam.fy * t[1]) / tz) + cam.cy;
   if (u + hx < 0 || u - hx > cam.width || v + hy < 0 || v - hy > cam.height) return null;
   return {
     u, v, depth: tz, conic: [cc / det, -b / det, a / det], cov: [a, b, cc], major,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cameraModel, type PinholeCamera } from '../gpu/camera';
+import { boxOutsideFrustum, cameraModel, type OrthographicCamera, type PinholeCamera } from '../gpu/camera';
 import { COV2D_DILATION, depthKeyBits, depthSortKey, projectSplat } from './projection';
 import { psnr, renderSplatsReference } from './reference-renderer';
 import { evalSplatColor } from './spherical-harmonics';
@@ -79,6 +79,61 @@ describe('projectSplat (EWA, 3DGS eqs. 5–6)', () => {
     expect(projectSplat(isotropicSplat([0, -2, 0], 0.05, 1, [1, 1, 1]), 0, cam)).toBeNull();
     expect(projectSplat(isotropicSplat([0, 0.05, 0], 0.01, 1, [1, 1, 1]), 0, cam)).toBeNull();
     expect(projectSplat(isotropicSplat([40, 5, 0], 0.01, 1, [1, 1, 1]), 0, cam)).toBeNull();
+  });
+});
+
+describe('projectSplat through an orthographic camera', () => {
+  // Looking straight down (−z) from 50 m at 0.1 m per pixel, image up = world +y.
+  const ortho: OrthographicCamera = { projection: 'orthographic', eye: [10, 20, 50], target: [10, 20, 0], up: [0, 1, 0], metresPerPixel: 0.1, width: 64, height: 48, near: 1, far: 100 };
+
+  it('maps world x, y to pixels at metresPerPixel whatever the depth, with a footprint that does not shrink with distance', () => {
+    const cam = cameraModel(ortho);
+    expect(cam.orthographic).toBe(true);
+    expect(cam.fx).toBeCloseTo(10, 12);
+    const s = 0.2;
+    const low = projectSplat(isotropicSplat([11, 21, 0], s, 0.8, [1, 0, 0]), 0, cam)!;
+    const high = projectSplat(isotropicSplat([11, 21, 30], s, 0.8, [1, 0, 0]), 0, cam)!;
+    // +1 m in x → 10 px right; +1 m in y (image up) → 10 px up.
+    expect(low.u).toBeCloseTo(32 + 10, 6);
+    expect(low.v).toBeCloseTo(24 - 10, 6);
+    expect(high.u).toBeCloseTo(low.u, 6);
+    expect(high.v).toBeCloseTo(low.v, 6);
+    expect(low.depth).toBeCloseTo(50, 6);
+    expect(high.depth).toBeCloseTo(20, 6);
+    const variance = (cam.fx * s) ** 2 + COV2D_DILATION;
+    for (const p of [low, high]) {
+      expect(p.conic[0]).toBeCloseTo(1 / variance, 6);
+      expect(p.conic[1]).toBeCloseTo(0, 9);
+      expect(p.conic[2]).toBeCloseTo(1 / variance, 6);
+    }
+  });
+
+  it('culls beyond the far plane and outside the image rectangle, and its frustum is the box under the image', () => {
+    const cam = cameraModel(ortho);
+    expect(projectSplat(isotropicSplat([10, 20, -60], 0.1, 0.8, [1, 1, 1]), 0, cam)).toBeNull();
+    expect(projectSplat(isotropicSplat([10 + 4, 20, 0], 0.01, 0.8, [1, 1, 1]), 0, cam)).toBeNull(); // 40 px right of centre, image half width 32
+    // The image covers x ∈ [6.8, 13.2], y ∈ [17.6, 22.4].
+    expect(boxOutsideFrustum(cam, [6, 17, -1, 7, 18, 1])).toBe(false);
+    expect(boxOutsideFrustum(cam, [13.3, 17, -1, 14, 18, 1])).toBe(true);
+    expect(boxOutsideFrustum(cam, [8, 22.5, -1, 9, 23, 1])).toBe(true);
+    expect(() => cameraModel({ ...ortho, metresPerPixel: 0 })).toThrow(/metres per pixel/);
+  });
+
+  it('colours every splat along the viewing axis (parallel rays), not the eye → splat direction', () => {
+    const cam = cameraModel(ortho);
+    const c = isotropicSplat([12, 20, 0], 0.3, 0.9, [0.5, 0.5, 0.5]);
+    const withSh = allocateSplatCloud(1, 1);
+    withSh.positions.set(c.positions); withSh.scales.set(c.scales); withSh.rotations.set(c.rotations);
+    withSh.opacities[0] = 0.9; withSh.shDc.set(c.shDc);
+    withSh.shRest.set([0, 0, 0, 0, 0, 0, 1, 1, 1]); // k3 (the −C1·x term) only
+    const img = renderSplatsReference(withSh, ortho);
+    const p = projectSplat(withSh, 0, cam)!;
+    const o = (Math.floor(p.v) * 64 + Math.floor(p.u)) * 4;
+    // Along the axis d = (0, 0, −1): x = 0, so the band adds nothing; the eye → splat direction (x = 2 / 50) would darken it by 0.02.
+    const expected = new Float64Array(3);
+    evalSplatColor(withSh, 0, [0, 0, -1], expected);
+    expect(expected[0]).toBeCloseTo(0.5, 9);
+    expect(img[o] / img[o + 3]).toBeCloseTo(0.5, 4);
   });
 });
 

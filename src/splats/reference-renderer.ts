@@ -9,7 +9,7 @@
  * contributes (the ellipse of `projectSplat`'s extent; the CUDA rasteriser's 3-sigma tile
  * bounds are an implementation limit, not part of the equations).
  */
-import { cameraModel, type PinholeCamera } from '../gpu/camera';
+import { cameraModel, type SplatCamera } from '../gpu/camera';
 import { ALPHA_MAX, ALPHA_MIN, projectSplat, type ProjectedSplat } from './projection';
 import { evalSplatColor } from './spherical-harmonics';
 import type { SplatCloud } from './splat-cloud';
@@ -27,7 +27,7 @@ export { ALPHA_MAX, ALPHA_MIN };
  */
 export function renderSplatsReference(
   cloud: SplatCloud,
-  camera: PinholeCamera,
+  camera: SplatCamera,
   depthLimit?: Float32Array,
   minAlphaMass = 0,
 ): Float32Array {
@@ -46,7 +46,8 @@ export function renderSplatsReference(
   const dir = new Float64Array(3);
   for (const s of projected) {
     const i = s.index;
-    for (let k = 0; k < 3; k++) dir[k] = cloud.positions[i * 3 + k] - cam.eye[k];
+    // View direction for the spherical harmonics: eye → splat, or the axis (orthographic: parallel rays).
+    for (let k = 0; k < 3; k++) dir[k] = cam.orthographic ? cam.rotation[6 + k] : cloud.positions[i * 3 + k] - cam.eye[k];
     const n = Math.hypot(dir[0], dir[1], dir[2]);
     for (let k = 0; k < 3; k++) dir[k] /= n;
     evalSplatColor(cloud, i, dir, color);

@@ -349,7 +349,9 @@ export function visibleLodRanges(cells: SpatialCells, lod: SplatLodLevels, fineC
   const focal = Math.max(m.fx, m.fy);
   for (let c = 0; c < cells.count.length; c++) {
     if (boxOutsideFrustum(m, cells.bounds, 6 * c)) continue;
-    const level = pixelFraction > 0 ? lodLevelFor(lod.voxel, boxDistance(m.eye, cells.bounds, 6 * c), focal, pixelFraction) : 0;
+    // Orthographic: a voxel covers voxel · focal pixels at any depth (distance 1 in lodLevelFor's ratio).
+    const distance = m.orthographic ? 1 : boxDistance(m.eye, cells.bounds, 6 * c);
+    const level = pixelFraction > 0 ? lodLevelFor(lod.voxel, distance, focal, pixelFraction) : 0;
     const s = level === 0 ? cells.start[c] : fineCount + lod.start[level - 1][c];
     const n = level === 0 ? cells.count[c] : lod.count[level - 1][c];
     if (level > 0) coarseCells++;

@@ -175,7 +175,7 @@ export class SplatRenderer {
     // Visible count, depth range and the draw's vertex count start at 0 (the instance count stays 1).
     encoder.clearBuffer(this.counters, 0, (FRAME_COUNTERS.drawArgs + 1) * 4);
     encoder.clearBuffer(this.visibleBits!);
-    this.preprocess.encode(encoder, this.preprocessBindGroup, scene.shDegree, splats, this.blockScan!, this.blockOffsets!, this.profiler?.span('splats.preprocess'));
+    this.preprocess.encode(encoder, this.preprocessBindGroup, scene.shDegree, splats, this.blockScan!, this.blockOffsets!, this.profiler?.span('splats.preprocess'), camera.orthographic);
     this.sort.encode(encoder, this.sortKeys!, this.sortValues!, this.counters, depthKeyBits(scene.count), this.profiler?.span('splats.sort'));
     this.raster.encode(encoder, this.rasterBindGroup, this.counters, FRAME_COUNTERS.drawArgs * 4, target, this.profiler?.span('splats.raster'));
   }
