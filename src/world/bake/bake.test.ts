@@ -9,6 +9,9 @@ import { bakeChunk, chunkGrid, chunkOf } from './chunks';
 import { defaultWorldCamera, ROBOT_CAMERA_HEIGHT } from './default-camera';
 import { bakeGroundZones } from './ground';
 import { SplatBuilder } from './splat-builder';
+import { fitGroundPlane, levellingRotation } from '../../splats/ground-plane';
+import { quatToMat3 } from '../../core/quaternion';
+import { sceneTransform, transformSplatCloud } from './scene-file';
 
 const world = generateWorld({ seed: 1 });
 const grid = chunkGrid(world, 32);
@@ -87,5 +90,24 @@ describe('defaultWorldCamera', () => {
     const d = [camera.target[0] - camera.eye[0], camera.target[1] - camera.eye[1]];
     const l = Math.hypot(d[0], d[1]);
     for (let s = 1; s <= 10; s++) expect(isWalkable(world, camera.eye[0] + (d[0] / l) * s, camera.eye[1] + (d[1] / l) * s)).toBe(true);
+  });
+});
+
+describe('levelling a baked street (the scene editor\'s ground fit)', { timeout: 60_000 }, () => {
+  it('recovers the ground of a baked chunk turned by a known tilt, within 1°, from the y-down hint', () => {
+    const chunk = bakeChunk(world, grid, here).cloud;
+    // Turn the Z-up chunk into a y-down capture tilted by 7°: world up (0, 0, 1) → about (0, −1, 0).
+    const tilt = 7 * (Math.PI / 180);
+    const q = [Math.cos(Math.PI / 4 + tilt / 2), Math.sin(Math.PI / 4 + tilt / 2), 0, 0] as [number, number, number, number];
+    const t = sceneTransform({ transform: { scale: 1, rotation: q, translation: [3, -2, 40] } } as never);
+    const capture = transformSplatCloud(chunk, t);
+    const up = [0, 1, 2].map((r) => t.rotation[3 * r + 2]);
+    const g = fitGroundPlane(capture, { upHint: [0, -1, 0], inlierDistance: 0.05 });
+    const angle = (Math.acos(Math.min(1, up[0] * g.normal[0] + up[1] * g.normal[1] + up[2] * g.normal[2])) * 180) / Math.PI;
+    expect(angle).toBeLessThan(1);
+    expect(g.inlierFraction).toBeGreaterThan(0.3);
+    // The levelling rotation maps the fitted normal back to +z.
+    const R = quatToMat3(levellingRotation(g.normal));
+    expect(R[6] * g.normal[0] + R[7] * g.normal[1] + R[8] * g.normal[2]).toBeCloseTo(1, 9);
   });
 });

@@ -38,6 +38,10 @@ describe('parseSceneFile', () => {
     ['missing obstacle height', (j) => { delete j.obstacles[0].height; }, /^s\.json: obstacles\.0\.height: /],
     ['unknown field', (j) => { j.colour = 'red'; }, /^s\.json: \(root\): .*colour/],
     ['reflection matrix', (j) => { j.transform = { matrix: [-1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1] }; }, /^s\.json: transform\.matrix: determinant/],
+    ['version 3', (j) => { j.version = 3; }, /^s\.json: version: /],
+    ['self-intersecting road', (j) => { j.version = 2; j.road = [{ outer: [[0, 0], [2, 2], [2, 0], [0, 1]], holes: [] }]; }, /^s\.json: road\.0\.outer: edges/],
+    ['unknown point kind', (j) => { j.version = 2; j.points = [{ name: 'a', kind: 'shop', position: [0, 0] }]; }, /^s\.json: points\.0\.kind: /],
+    ['short georeference offset', (j) => { j.version = 2; j.georeference = { offset: [1, 2] }; }, /^s\.json: georeference\.offset: /],
     ['shear matrix', (j) => { j.transform = { matrix: [1, 0.5, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1] }; }, /^s\.json: transform\.matrix: .*not a rotation times a uniform scale/],
   ];
   for (const [what, mut, re] of cases) {
@@ -46,6 +50,25 @@ describe('parseSceneFile', () => {
       expect(() => parseSceneFile(src, 's.json')).toThrow(re);
     });
   }
+
+  it('reads version 2 fields (road, named points, georeference) and makes the road a road zone', () => {
+    const v2 = parseSceneFile(withChange((j) => {
+      j.version = 2;
+      j.road = [{ outer: [[-10, 4], [10, 4], [10, 6], [-10, 6]], holes: [] }];
+      j.points = [{ name: 'east end', kind: 'goal', position: [9, 2.5] }];
+      j.georeference = { offset: [431_250.5, 9_226_100.25, 12], crs: 'EPSG:32749' };
+    }), 's.json');
+    expect(v2.points[0]).toEqual({ name: 'east end', kind: 'goal', position: [9, 2.5] });
+    expect(v2.georeference?.offset).toEqual([431_250.5, 9_226_100.25, 12]);
+    const capture = loadSplatFile('fruit_drops_minimal.ply', readSharedData('splats/fruit_drops_minimal.ply'));
+    const w = loadScene(v2, capture, 's.json').world;
+    expect(zoneAt(w, 0, 5)).toBe('road');
+    expect(isWalkable(w, 0, 5)).toBe(false);
+    // Version 1 files read with the new fields empty.
+    const v1 = parseSceneFile(text, 'fruit-drops.json');
+    expect(v1.road).toEqual([]);
+    expect(v1.points).toEqual([]);
+  });
 
   it('takes a 4×4 similarity matrix equal to scale + quaternion + translation', () => {
     const q = [Math.SQRT1_2, -Math.SQRT1_2, 0, 0];

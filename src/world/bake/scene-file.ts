@@ -14,9 +14,17 @@
  *   "bounds": [-10, -6, 10, 6],                                      // optional; default: walkable ∪ obstacles + 2 m
  *   "walkable": { "sidewalk": [{ "outer": [[x, y], …], "holes": [] }], "crosswalk": [] },
  *   "obstacles": [{ "kind": "building", "label": "fruit stall", "polygon": [[x, y], …], "height": 1.2 }],
- *   "camera": { "eye": [x, y, z], "target": [x, y, z] }              // optional default view
+ *   "camera": { "eye": [x, y, z], "target": [x, y, z] },             // optional default view
+ *   "road": [{ "outer": [[x, y], …], "holes": [] }],                 // version 2, optional: drawn roads (not walkable)
+ *   "points": [{ "name": "north corner", "kind": "start", "position": [x, y] }],  // version 2: start | goal | landmark
+ *   "georeference": { "offset": [E, N, U], "crs": "EPSG:32749" }     // version 2, optional
  * }
  * ```
+ *
+ * `georeference.offset` records where the local world origin sits in a projected frame (metres):
+ * a world point p is at p + offset there. Every subsystem works in the local frame (float32 on the
+ * GPU); the offset is carried for export and for users' own maps. The scene editor
+ * (`editor.html`) writes version 2.
  *
  * The transform maps a capture point p to world `s · R p + t` (R from the unit quaternion
  * `rotation` = (w, x, y, z), or from the matrix). Splats transform as: positions by the full map,
@@ -37,9 +45,12 @@ import type { World } from '../world';
 import { rotateShRest } from '../../splats/sh-rotation';
 import { UserError } from '../../core/user-error';
 
-/** Format tag and version of scene files. */
+/** Format tag and version of scene files (version 2 added `road`, `points` and `georeference`; version 1 files read unchanged). */
 export const SCENE_FORMAT = 'curbside-scene';
-export const SCENE_VERSION = 1;
+export const SCENE_VERSION = 2;
+
+/** Kinds of named points: start and goal candidates for scenarios, landmarks for tasks. */
+export const SCENE_POINT_KINDS = ['start', 'goal', 'landmark'] as const;
 
 const vec2 = z.tuple([z.number().finite(), z.number().finite()]);
 const vec3 = z.tuple([z.number().finite(), z.number().finite(), z.number().finite()]);
@@ -59,7 +70,7 @@ const transform = z.union([
 /** zod schema of a scene file (see the module comment for the format). */
 export const SceneFileSchema = z.object({
   format: z.literal(SCENE_FORMAT),
-  version: z.literal(SCENE_VERSION),
+  version: z.union([z.literal(1), z.literal(SCENE_VERSION)]),
   name: z.string().min(1),
   capture: z.string().min(1).regex(/\.(ply|splat|spz|glb|gltf)$/i, 'expected a .ply, .splat, .spz, .glb or .gltf file'),
   transform,
@@ -73,6 +84,9 @@ export const SceneFileSchema = z.object({
     height: z.number().positive(),
   }).strict()).default([]),
   camera: z.object({ eye: vec3, target: vec3, fovYDeg: z.number().gt(0).lt(180).optional() }).strict().optional(),
+  road: z.array(polygon).default([]),
+  points: z.array(z.object({ name: z.string().min(1), kind: z.enum(SCENE_POINT_KINDS), position: vec2 }).strict()).default([]),
+  georeference: z.object({ offset: vec3, crs: z.string().min(1).optional() }).strict().optional(),
 }).strict();
 
 /** A parsed, validated scene file. */
@@ -176,12 +190,12 @@ export function parseSceneFile(text: string, file = 'scene'): SceneFile {
     const p = ringProblem(r);
     if (p) throw new SceneFileError(file, field, p);
   };
-  for (const k of ['sidewalk', 'crosswalk'] as const) {
-    scene.walkable[k].forEach((p, i) => {
-      checkRing(p.outer as Ring, `walkable.${k}.${i}.outer`);
-      p.holes.forEach((h, j) => checkRing(h as Ring, `walkable.${k}.${i}.holes.${j}`));
-    });
-  }
+  const checkPolygons = (ps: SceneFile['road'], field: string): void => ps.forEach((p, i) => {
+    checkRing(p.outer as Ring, `${field}.${i}.outer`);
+    p.holes.forEach((h, j) => checkRing(h as Ring, `${field}.${i}.holes.${j}`));
+  });
+  for (const k of ['sidewalk', 'crosswalk'] as const) checkPolygons(scene.walkable[k], `walkable.${k}`);
+  checkPolygons(scene.road, 'road');
   scene.obstacles.forEach((o, i) => {
     checkRing(o.polygon as Ring, `obstacles.${i}.polygon`);
     if (!isConvex(o.polygon as Ring)) throw new SceneFileError(file, `obstacles.${i}.polygon`, 'obstacle polygons must be convex');
@@ -207,10 +221,10 @@ const cw = (r: Ring): Ring => (signedArea(r) > 0 ? r.slice().reverse() : r.slice
 
 /**
  * The scene's annotation as a {@link World} the world queries understand (`zoneAt`, `isWalkable`,
- * `groundHeight`, `obstaclesAt`, the map renderer): sidewalk and crosswalk zones from the
+ * `groundHeight`, `obstaclesAt`, the map renderer): sidewalk, crosswalk and road zones from the
  * annotation, every other zone empty, obstacles as static objects (zone `lot`, street −1), no
  * street network, navigation graph or blocks. The ground is flat at `groundHeight`, stored as
- * `curbHeight`, so `groundHeight()` returns it on every point that is not road (there is no road).
+ * `curbHeight`, so `groundHeight()` returns it on every point that is not road (road polygons are at z = 0).
  * `seed` is 0 and `size` the larger side of the bounds.
  */
 export function sceneWorld(scene: SceneFile): World {
@@ -232,7 +246,7 @@ export function sceneWorld(scene: SceneFile): World {
   }
   return {
     format: 'curbside-world', version: 1, seed: 0, size: Math.max(bounds[2] - bounds[0], bounds[3] - bounds[1]), bounds,
-    zones: { road: [], curb: [], verge: [], sidewalk: mp(scene.walkable.sidewalk), frontage: [], crosswalk: mp(scene.walkable.crosswalk) },
+    zones: { road: mp(scene.road), curb: [], verge: [], sidewalk: mp(scene.walkable.sidewalk), frontage: [], crosswalk: mp(scene.walkable.crosswalk) },
     crosswalks: [], curbRamps: [], obstacles, nav: { nodes: [], edges: [] }, blocks: [], network: { junctions: [], streets: [] },
     curbHeight: scene.groundHeight,
   };
