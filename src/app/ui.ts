@@ -32,7 +32,8 @@ export interface Panel {
   openFile: HTMLInputElement;
 }
 
-function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string> = {}, text?: string): HTMLElementTagNameMap[K] {
+/** A new element with attributes and optional text content. */
+export function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string> = {}, text?: string): HTMLElementTagNameMap[K] {
   const e = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
   if (text !== undefined) e.textContent = text;
@@ -123,7 +124,11 @@ export function buildPanel(root: HTMLElement): Panel {
     el('h2', {}, 'Files'),
     p.openFile,
     el('div', { class: 'hint' }, 'Or drop a scenario / suite / episode .json, a splat .ply/.splat/.spz/.glb/.gltf (with its .bin files), or an ONNX policy (.onnx + its .json manifest, together or manifest first) onto the view.'),
+    el('h2', {}, 'Your own street'),
   );
+  const edit = el('a', { id: 'edit-scene', href: '/editor.html' }, 'edit scene');
+  edit.style.color = '#7fb0ff';
+  root.append(edit, el('div', { class: 'hint' }, 'Level a capture, draw its sidewalks, crosswalks and obstacles, save scenes/NAME.json.'));
   return p;
 }
 

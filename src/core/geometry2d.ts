@@ -21,6 +21,19 @@ export function signedArea(ring: Ring): number {
   return a / 2;
 }
 
+/** Whether a ring is convex (every turn the same way; collinear vertices allowed). */
+export function isConvexRing(r: Ring): boolean {
+  let sign = 0;
+  for (let i = 0; i < r.length; i++) {
+    const a = r[i], b = r[(i + 1) % r.length], c = r[(i + 2) % r.length];
+    const cr = (b[0] - a[0]) * (c[1] - b[1]) - (b[1] - a[1]) * (c[0] - b[0]);
+    if (Math.abs(cr) < 1e-12) continue;
+    if (sign === 0) sign = Math.sign(cr);
+    else if (Math.sign(cr) !== sign) return false;
+  }
+  return true;
+}
+
 /** Bounding box of a point list. @throws RangeError on an empty list. */
 export function boxOf(points: readonly Vec2[]): Box {
   if (points.length === 0) throw new RangeError('boxOf: empty point list');

@@ -1,8 +1,8 @@
 /**
  * Ground-plane fit for levelling a capture (the scene editor's "level" step): RANSAC over the
- * capture's opaque, flat-ish splat centres (Fischler & Bolles 1981), then a least-squares refit of
- * the inliers (the normal is the smallest-eigenvalue eigenvector of their covariance, Jacobi
- * iteration), and the rotation that turns the fitted normal to world +z.
+ * capture's opaque splat centres (Fischler & Bolles 1981), then a least-squares refit of
+ * the inliers, twice with a halved distance (the normal is the smallest-eigenvalue eigenvector of
+ * their covariance, Jacobi iteration), and the rotation that turns the fitted normal to world +z.
  *
  * Which plane is the ground: the one with the most inliers whose normal lies within
  * `maxTiltDeg` of the up hint (default: any direction; then the sign is chosen so that most splats
@@ -20,7 +20,7 @@ export interface GroundFitOptions {
   upHint?: readonly [number, number, number];
   /** Largest angle between the fitted normal and `upHint`, degrees (default 45; ignored without a hint). */
   maxTiltDeg?: number;
-  /** Inlier distance from the plane, capture units (default 1 % of the splat bounds' diagonal). */
+  /** Inlier distance from the plane for RANSAC, capture units (default 0.5 % of the sampled splats' diagonal); the final refit uses half. */
   inlierDistance?: number;
   /** RANSAC trials (default 400). */
   iterations?: number;
@@ -38,7 +38,7 @@ export interface GroundPlane {
   inlierFraction: number;
   /** Root-mean-square distance of the inliers from the refitted plane, capture units. */
   rms: number;
-  /** The inlier distance used, capture units. */
+  /** The inlier distance of the final refit, capture units. */
   inlierDistance: number;
   /** Mean of the inliers: a point on the ground (capture frame). */
   centroid: [number, number, number];
@@ -92,7 +92,7 @@ export function fitGroundPlane(cloud: SplatCloud, options: GroundFitOptions = {}
     }
   }
   const diagonal = Math.hypot(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]);
-  const inlierDistance = options.inlierDistance ?? 0.01 * diagonal;
+  const inlierDistance = options.inlierDistance ?? 0.005 * diagonal;
   const hint = options.upHint ? unit(options.upHint) : null;
   const cosTilt = Math.cos(((options.maxTiltDeg ?? 45) * Math.PI) / 180);
   const p = (k: number): V3 => [pts[3 * k], pts[3 * k + 1], pts[3 * k + 2]];
@@ -115,28 +115,42 @@ export function fitGroundPlane(cloud: SplatCloud, options: GroundFitOptions = {}
   }
   if (!best) throw new GroundFitError(`ground fit: no plane within ${options.maxTiltDeg ?? 45}° of the up hint in ${iterations} trials`);
 
-  // Least-squares refit of the inliers: the normal is the covariance's smallest eigenvector.
-  const inliers: number[] = [];
-  for (let k = 0; k < n; k++) if (Math.abs(dot(best.normal, p(k)) - best.offset) <= inlierDistance) inliers.push(k);
-  const centroid: V3 = [0, 0, 0];
-  for (const k of inliers) for (let a = 0; a < 3; a++) centroid[a] += pts[3 * k + a] / inliers.length;
-  const cov = new Float64Array(9);
-  for (const k of inliers) {
-    const d = [pts[3 * k] - centroid[0], pts[3 * k + 1] - centroid[1], pts[3 * k + 2] - centroid[2]];
-    for (let r = 0; r < 3; r++) for (let c = 0; c < 3; c++) cov[3 * r + c] += d[r] * d[c];
+  // Least-squares refits (the normal is the inliers' covariance's smallest eigenvector): at the
+  // inlier distance around the RANSAC plane, then at half of it around the refitted one.
+  let normal = best.normal;
+  let offset = best.offset;
+  let inliers: number[] = [];
+  let centroid: V3 = [0, 0, 0];
+  let used = inlierDistance;
+  for (const distance of [inlierDistance, inlierDistance / 2]) {
+    const near: number[] = [];
+    for (let k = 0; k < n; k++) if (Math.abs(dot(normal, p(k)) - offset) <= distance) near.push(k);
+    if (near.length < 3) break;
+    inliers = near;
+    used = distance;
+    centroid = [0, 0, 0];
+    for (const k of inliers) for (let a = 0; a < 3; a++) centroid[a] += pts[3 * k + a] / inliers.length;
+    const cov = new Float64Array(9);
+    for (const k of inliers) {
+      const d = [pts[3 * k] - centroid[0], pts[3 * k + 1] - centroid[1], pts[3 * k + 2] - centroid[2]];
+      for (let r = 0; r < 3; r++) for (let c = 0; c < 3; c++) cov[3 * r + c] += d[r] * d[c];
+    }
+    const e = smallestEigenvector(cov);
+    normal = dot(e, normal) < 0 ? [-e[0], -e[1], -e[2]] : e;
+    offset = dot(normal, centroid);
   }
-  let normal = smallestEigenvector(cov);
-  if (dot(normal, best.normal) < 0) normal = [-normal[0], -normal[1], -normal[2]];
   if (!hint) {
     // No hint: up is the side most splats lie on (a scan sees the ground from above).
     let above = 0;
-    for (let k = 0; k < n; k++) if (dot(normal, p(k)) > dot(normal, centroid)) above++;
-    if (above < n / 2) normal = [-normal[0], -normal[1], -normal[2]];
+    for (let k = 0; k < n; k++) if (dot(normal, p(k)) > offset) above++;
+    if (above < n / 2) {
+      normal = [-normal[0], -normal[1], -normal[2]];
+      offset = -offset;
+    }
   }
-  const offset = dot(normal, centroid);
   let sq = 0;
   for (const k of inliers) sq += (dot(normal, p(k)) - offset) ** 2;
-  return { normal, offset, inlierFraction: inliers.length / n, rms: Math.sqrt(sq / inliers.length), inlierDistance, centroid };
+  return { normal, offset, inlierFraction: inliers.length / n, rms: Math.sqrt(sq / inliers.length), inlierDistance: used, centroid };
 }
 
 /** Eigenvector of the smallest eigenvalue of a symmetric 3×3 (row-major), by cyclic Jacobi rotations. */

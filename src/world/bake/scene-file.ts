@@ -44,6 +44,7 @@ import type { ObjectKind, StaticObject } from '../objects';
 import type { World } from '../world';
 import { rotateShRest } from '../../splats/sh-rotation';
 import { UserError } from '../../core/user-error';
+import { isConvexRing } from '../../core/geometry2d';
 
 /** Format tag and version of scene files (version 2 added `road`, `points` and `georeference`; version 1 files read unchanged). */
 export const SCENE_FORMAT = 'curbside-scene';
@@ -144,7 +145,7 @@ function matrixToQuat(m: ArrayLike<number>): [number, number, number, number] {
  * @throws SceneFileError (field `transform.rotation` or `transform.matrix`) for a zero quaternion,
  *   a matrix whose last row is not (0, 0, 0, 1), a reflection, or a non-uniform scale / shear.
  */
-export function sceneTransform(scene: SceneFile, file = 'scene'): SceneTransform {
+export function sceneTransform(scene: Pick<SceneFile, 'transform'>, file = 'scene'): SceneTransform {
   const t = scene.transform;
   if ('matrix' in t) {
     const m = t.matrix;
@@ -198,23 +199,12 @@ export function parseSceneFile(text: string, file = 'scene'): SceneFile {
   checkPolygons(scene.road, 'road');
   scene.obstacles.forEach((o, i) => {
     checkRing(o.polygon as Ring, `obstacles.${i}.polygon`);
-    if (!isConvex(o.polygon as Ring)) throw new SceneFileError(file, `obstacles.${i}.polygon`, 'obstacle polygons must be convex');
+    if (!isConvexRing(o.polygon as Ring)) throw new SceneFileError(file, `obstacles.${i}.polygon`, 'obstacle polygons must be convex');
   });
   sceneTransform(scene, file);
   return scene;
 }
 
-function isConvex(r: Ring): boolean {
-  let sign = 0;
-  for (let i = 0; i < r.length; i++) {
-    const a = r[i], b = r[(i + 1) % r.length], c = r[(i + 2) % r.length];
-    const cr = (b[0] - a[0]) * (c[1] - b[1]) - (b[1] - a[1]) * (c[0] - b[0]);
-    if (Math.abs(cr) < 1e-12) continue;
-    if (sign === 0) sign = Math.sign(cr);
-    else if (Math.sign(cr) !== sign) return false;
-  }
-  return true;
-}
 
 const ccw = (r: Ring): Ring => (signedArea(r) < 0 ? r.slice().reverse() : r.slice());
 const cw = (r: Ring): Ring => (signedArea(r) > 0 ? r.slice().reverse() : r.slice());
