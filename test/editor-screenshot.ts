@@ -1,6 +1,6 @@
 /**
  * Screenshot of the scene editor with a capture open and a few annotations (for looking at it and
- * for README): `npx tsx test/editor-screenshot.ts [capture] [out.png] [scene.json] [up axis]`. Draws the annotations of
+ * for README): `npx tsx test/editor-screenshot.ts [capture] [out.png] [scene.json] [up axis] [--scan]`. Draws the annotations of
  * scenes/fruit-drops.json when the capture is fruit_drops_minimal.ply (opened as that scene).
  */
 import { resolve } from 'node:path';
@@ -25,7 +25,13 @@ try {
   const t0 = Date.now();
   await page.setInputFiles('#open-capture', capture);
   await page.waitForFunction(() => (window as unknown as { curbsideEditor: { renders: number } }).curbsideEditor.renders >= 1, undefined, { timeout: 600_000 });
-  console.log(`opened and rendered in ${Date.now() - t0} ms:`, await page.evaluate(() => (window as unknown as { curbsideEditor: { status: string } }).curbsideEditor.status));
+  const status = () => page.evaluate(() => (window as unknown as { curbsideEditor: { status: string } }).curbsideEditor.status);
+  console.log(`opened and rendered in ${Date.now() - t0} ms:`, await status());
+  if (process.argv.includes('--scan')) {
+    const t1 = Date.now();
+    await page.click('#scan-obstacles');
+    console.log(`obstacles from the scan in ${Date.now() - t1} ms:`, await status());
+  }
   await page.screenshot({ path: out });
   console.log(`wrote ${out}`);
 } finally {

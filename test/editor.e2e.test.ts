@@ -3,7 +3,8 @@
  * SwiftShader, driven as a user would with Playwright: open the real fruit_drops capture, see it
  * levelled and rendered top-down, draw a sidewalk, a crosswalk and an obstacle, name two points,
  * undo a mistake, save; reload the page, open the saved scene and its capture, save again: the
- * same JSON. A bowtie is refused with the problem named.
+ * same JSON. Obstacles proposed from the scan are saved with the occupancy grid's parameters; a
+ * bowtie is refused with the problem named.
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -129,10 +130,29 @@ describe('scene editor', () => {
     const { writeFileSync } = await import('node:fs');
     writeFileSync(file, first);
     await page.setInputFiles('#open-scene', file);
-    expect(await ed(page, (h) => h.status)).toMatch(/now open its capture fruit_drops_minimal\.ply/);
+    await page.waitForFunction(() => /now open its capture fruit_drops_minimal\.ply/.test((window as unknown as { curbsideEditor: Handle }).curbsideEditor.status), undefined, { timeout: 30_000 });
     await page.setInputFiles('#open-capture', CAPTURE);
     await rendered(page, 1);
     expect(await save(page)).toBe(first);
+    await page.close();
+  });
+
+  it('proposes obstacles from the scan and records the occupancy grid in the saved file', { timeout: 120_000 }, async () => {
+    // The checked-in fruit-drops scene (scaled × 4 to metres): its sign stands 1.1 m tall.
+    const page = await openEditor();
+    await page.setInputFiles('#open-scene', resolve(import.meta.dirname, '../scenes/fruit-drops.json'));
+    await page.waitForFunction(() => /now open its capture/.test((window as unknown as { curbsideEditor: Handle }).curbsideEditor.status), undefined, { timeout: 30_000 });
+    await page.setInputFiles('#open-capture', CAPTURE);
+    await rendered(page, 1);
+    await page.fill('#scene-name', 'my-table');
+    await page.click('#scan-obstacles');
+    expect(await ed(page, (h) => h.status)).toMatch(/^\d+ obstacles from the scan \(0\.25 m cells/);
+    const scene = parseSceneFile(await save(page), 'my-table.json');
+    const fromScan = scene.obstacles.filter((o) => o.label === 'from the scan');
+    expect(fromScan.length).toBeGreaterThan(0);
+    expect(fromScan.every((o) => o.height > 0.3)).toBe(true);
+    expect(scene.obstacles.filter((o) => o.label !== 'from the scan')).toHaveLength(1); // the hand-drawn sign stays
+    expect(scene.occupancy).toEqual({ cell: 0.25, minHeight: 0.3, maxHeight: 2, minOpacity: 0.5, minSplats: 3 });
     await page.close();
   });
 

@@ -18,7 +18,8 @@ import { parseSceneFile, sceneTransform, transformSplatCloud } from '../../world
 import { el, showBanner, showUnsupported } from '../ui';
 import { EditorCanvas, type EditorTool } from './editor-canvas';
 import { groundPointAt, invertTransform, levellingOf, levellingTransform, planeThroughPoints, remapAnnotations, UP_AXES, type Levelling, type UpAxis } from './levelling';
-import { emptyDraft, SceneDraftHistory, sceneFileText, sceneFileToDraft, validateDraft, type DraftProblem, type DraftTransform, type SceneDraft } from './scene-draft';
+import { DEFAULT_OCCUPANCY, obstacleProposals, occupancyGrid } from '../../world/scan-occupancy';
+import { emptyDraft, SCAN_OBSTACLE_LABEL, SceneDraftHistory, sceneFileText, sceneFileToDraft, validateDraft, type DraftProblem, type DraftTransform, type SceneDraft } from './scene-draft';
 import { TopDownView } from './top-down-view';
 
 /** What tests read from the page. */
@@ -190,6 +191,26 @@ function relevelThrough(ps: Vec2[]): void {
   applyLevelling('levelled through the three picked ground points');
 }
 
+/** Replaces the obstacles from the scan with the proposals of the levelled capture's occupancy grid. */
+function obstaclesFromScan(): void {
+  if (!world || !captureBox) {
+    setStatus('open a capture first');
+    return;
+  }
+  const cell = Math.max(0.05, num('occupancy-cell', DEFAULT_OCCUPANCY.cell));
+  const options = { ...DEFAULT_OCCUPANCY, cell };
+  const d0 = history.draft;
+  const proposals = obstacleProposals(occupancyGrid(world, captureBox, d0.groundHeight, options), options);
+  history.edit((d) => {
+    d.polygons = d.polygons.filter((p) => !(p.kind === 'obstacle' && p.label === SCAN_OBSTACLE_LABEL));
+    for (const p of proposals) d.polygons.push({ kind: 'obstacle', outer: p.polygon, holes: [], height: Math.round(p.height * 100) / 100, label: SCAN_OBSTACLE_LABEL });
+    const { minArea: _a, maxHullRatio: _r, ...recorded } = options;
+    d.occupancy = recorded;
+  });
+  setStatus(`${proposals.length} obstacles from the scan (${cell} m cells, opaque splats ${options.minHeight}–${options.maxHeight} m above the ground); delete the ones you do not want`);
+  refreshLists();
+}
+
 function writeLevellingInputs(): void {
   if (!levelling) return;
   ($('scale') as HTMLInputElement).value = String(levelling.scale);
@@ -305,6 +326,7 @@ function wire(): void {
   // Name and capture path are typed text: they change the draft directly (no undo step per key).
   $('scene-name').addEventListener('input', (e) => { history.draft.name = (e.target as HTMLInputElement).value.trim(); });
   $('capture-path').addEventListener('input', (e) => { history.draft.capture = (e.target as HTMLInputElement).value.trim(); });
+  $('scan-obstacles').addEventListener('click', () => { try { obstaclesFromScan(); } catch (e) { fail(e); } });
   $('undo').addEventListener('click', () => undoRedo(false));
   $('redo').addEventListener('click', () => undoRedo(true));
   $('delete').addEventListener('click', () => canvas.deleteSelected());

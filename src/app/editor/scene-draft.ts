@@ -50,10 +50,15 @@ export interface SceneDraft {
   polygons: DraftPolygon[];
   points: DraftPoint[];
   georeference?: { offset: [number, number, number]; crs?: string };
+  /** The occupancy-grid parameters behind the obstacles labelled {@link SCAN_OBSTACLE_LABEL}. */
+  occupancy?: SceneFile['occupancy'];
   /** Kept from a loaded file (the editor does not edit them). */
   bounds?: [number, number, number, number];
   camera?: SceneFile['camera'];
 }
+
+/** Label of obstacles proposed from the capture's occupancy grid (replaced when proposed again). */
+export const SCAN_OBSTACLE_LABEL = 'from the scan';
 
 /** An empty draft for a capture file. */
 export function emptyDraft(name: string, capture: string): SceneDraft {
@@ -77,11 +82,11 @@ const label = (d: SceneDraft, i: number): string => {
 const inBox = (b: Box, p: Vec2) => p[0] >= b[0] && p[0] <= b[2] && p[1] >= b[1] && p[1] <= b[3];
 
 /**
- * Checks a draft before saving: rings that are not simple (too few vertices, self-intersecting,
- * zero area), holes outside their polygon or crossing it, non-convex obstacles or ones without a
- * positive height, vertices and points outside the capture's extent `captureBox` (world frame),
- * duplicate point names, and notes for rings drawn clockwise (saved counter-clockwise, holes
- * clockwise, as the scene file normalises them).
+ * Checks a draft before saving. Errors (saving is refused): rings that are not simple (too few
+ * vertices, self-intersecting, zero area), holes outside their polygon, non-convex obstacles or
+ * ones without a positive height, a name that is not a file name, duplicate point names. Notes:
+ * rings drawn clockwise (saved counter-clockwise, holes clockwise, as the scene file normalises
+ * them), vertices and points outside the capture's extent `captureBox` (world frame).
  */
 export function validateDraft(d: SceneDraft, captureBox?: Box): DraftProblem[] {
   const out: DraftProblem[] = [];
@@ -104,14 +109,14 @@ export function validateDraft(d: SceneDraft, captureBox?: Box): DraftProblem[] {
     }
     if (captureBox) {
       const outside = p.outer.findIndex((v) => !inBox(captureBox, v));
-      if (outside >= 0) err(where, `vertex ${outside + 1} (${p.outer[outside].map((v) => v.toFixed(2)).join(', ')}) is outside the capture`);
+      if (outside >= 0) out.push({ where, message: `vertex ${outside + 1} (${p.outer[outside].map((v) => v.toFixed(2)).join(', ')}) is outside the capture (no scan under it)`, severity: 'note' });
     }
   });
   const names = new Set<string>();
   for (const pt of d.points) {
     if (names.has(pt.name)) err(`point "${pt.name}"`, 'the name is used twice');
     names.add(pt.name);
-    if (captureBox && !inBox(captureBox, pt.position)) err(`point "${pt.name}"`, 'is outside the capture');
+    if (captureBox && !inBox(captureBox, pt.position)) out.push({ where: `point "${pt.name}"`, message: 'is outside the capture (no scan under it)', severity: 'note' });
   }
   return out;
 }
@@ -146,6 +151,7 @@ export function draftToSceneFile(d: SceneDraft): SceneFile {
     road: regions('road'),
     points: d.points.map((p) => ({ name: p.name, kind: p.kind, position: [mm(p.position[0]), mm(p.position[1])] as Vec2 })),
     ...(d.georeference ? { georeference: d.georeference } : {}),
+    ...(d.occupancy ? { occupancy: d.occupancy } : {}),
   };
   return file;
 }
@@ -167,6 +173,7 @@ export function sceneFileToDraft(s: SceneFile): SceneDraft {
     ],
     points: s.points.map((p) => ({ ...p, position: [...p.position] as Vec2 })),
     ...(s.georeference ? { georeference: { ...s.georeference, offset: [...s.georeference.offset] } } : {}),
+    ...(s.occupancy ? { occupancy: { ...s.occupancy } } : {}),
     ...(s.bounds ? { bounds: [...s.bounds] } : {}),
     ...(s.camera ? { camera: s.camera } : {}),
   };

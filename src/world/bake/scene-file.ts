@@ -17,14 +17,18 @@
  *   "camera": { "eye": [x, y, z], "target": [x, y, z] },             // optional default view
  *   "road": [{ "outer": [[x, y], …], "holes": [] }],                 // version 2, optional: drawn roads (not walkable)
  *   "points": [{ "name": "north corner", "kind": "start", "position": [x, y] }],  // version 2: start | goal | landmark
- *   "georeference": { "offset": [E, N, U], "crs": "EPSG:32749" }     // version 2, optional
+ *   "georeference": { "offset": [E, N, U], "crs": "EPSG:32749" },    // version 2, optional
+ *   "occupancy": { "cell": 0.25, "minHeight": 0.3, "maxHeight": 2, "minOpacity": 0.5, "minSplats": 3 }
+ *                                  // version 2, optional: how the obstacles labelled "from the scan" were derived
  * }
  * ```
  *
  * `georeference.offset` records where the local world origin sits in a projected frame (metres):
  * a world point p is at p + offset there. Every subsystem works in the local frame (float32 on the
  * GPU); the offset is carried for export and for users' own maps. The scene editor
- * (`editor.html`) writes version 2.
+ * (`editor.html`) writes version 2. Obstacles it proposes from the capture (`src/world/scan-occupancy.ts`:
+ * an occupancy grid of opaque splats at body height above the ground) are ordinary obstacles
+ * labelled "from the scan", with the grid's parameters in `occupancy`.
  *
  * The transform maps a capture point p to world `s · R p + t` (R from the unit quaternion
  * `rotation` = (w, x, y, z), or from the matrix). Splats transform as: positions by the full map,
@@ -88,6 +92,10 @@ export const SceneFileSchema = z.object({
   road: z.array(polygon).default([]),
   points: z.array(z.object({ name: z.string().min(1), kind: z.enum(SCENE_POINT_KINDS), position: vec2 }).strict()).default([]),
   georeference: z.object({ offset: vec3, crs: z.string().min(1).optional() }).strict().optional(),
+  occupancy: z.object({
+    cell: z.number().positive(), minHeight: z.number().finite(), maxHeight: z.number().finite(),
+    minOpacity: z.number().min(0).max(1), minSplats: z.number().int().positive(),
+  }).strict().optional(),
 }).strict();
 
 /** A parsed, validated scene file. */
