@@ -2,13 +2,15 @@
  * Node-side reading of the annotated scanned scenes and scenario worlds (fs; the page fetches the
  * same repository-relative paths instead): for `npm run suites` and the tests.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, writeSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { relative, resolve } from 'node:path';
+import { dirname, relative, resolve } from 'node:path';
 import { UserError } from '../core/user-error';
 import { loadSplatFile } from '../splats/formats';
 import type { SplatCloud } from '../splats/splat-cloud';
-import { parseSceneFile } from '../world/bake/scene-file';
+import { writePly } from '../splats/formats/ply-writer';
+import { bakeWorldCloud } from '../world/bake/bake-world';
+import { parseSceneFile, type SceneFile } from '../world/bake/scene-file';
 import type { ScannedScene } from './scanned-suites';
 import type { Scenario } from '../sim/scenario';
 import { loadScenarioWorld, sceneCapturePath, type ScenarioWorld } from './scenario-world';
@@ -54,9 +56,35 @@ export function loadScenarioWorldNode(s: Scenario): Promise<ScenarioWorld> {
   return loadScenarioWorld(s, readRepoText);
 }
 
-/** The capture splats (capture frame, as loadSplatFile gives them) of a scene world's scene. */
+/**
+ * The repository-relative path of a scene's capture, baking it first when it is missing and the
+ * scene says how (`source.bake`: the same splats `npm run bake` writes with those options; a
+ * line on stderr says so).
+ *
+ * @throws UserError naming the scene and the capture when the capture is missing and cannot be baked.
+ */
+export function ensureSceneCapture(scenePath: string, scene: SceneFile): string {
+  const path = sceneCapturePath(scenePath, scene);
+  const file = resolve(REPO_ROOT, path);
+  if (existsSync(file)) return path;
+  const bake = scene.source?.bake;
+  if (!bake) throw new UserError(`${scenePath}: capture ${scene.capture} (${path}) does not exist`);
+  const t0 = performance.now();
+  const cloud = bakeWorldCloud(bake);
+  mkdirSync(dirname(file), { recursive: true });
+  const fd = openSync(file, 'w');
+  try {
+    writePly(cloud, (b) => void writeSync(fd, b));
+  } finally {
+    closeSync(fd);
+  }
+  process.stderr.write(`${scenePath}: baked its capture ${path} (world ${bake.world}, ${bake.size} m${bake.crop ? `, crop ${bake.crop.join(',')}` : ''}: ${cloud.count.toLocaleString('en')} splats, ${((performance.now() - t0) / 1000).toFixed(1)} s)\n`);
+  return path;
+}
+
+/** The capture splats (capture frame, as loadSplatFile gives them) of a scene world's scene (baked first when missing, see {@link ensureSceneCapture}). */
 export async function readCapture(world: ScenarioWorld, scenePath: string): Promise<SplatCloud> {
   if (!world.scene) throw new Error(`${scenePath}: not a scene world`);
-  const path = sceneCapturePath(scenePath, world.scene);
+  const path = ensureSceneCapture(scenePath, world.scene);
   return loadSplatFile(path, new Uint8Array(await readFile(resolve(REPO_ROOT, path))));
 }

@@ -23,17 +23,22 @@ const camera = (eye: [number, number, number], target: [number, number, number])
 describe('scanned-scene unit scenarios', () => {
   const scanned = load('unit').filter((s) => s.category === 'scanned');
 
-  it('the shipped scene is bundled: its world loads synchronously, with no reader', () => {
+  it('the shipped scenes are bundled: their worlds load synchronously, with no reader', () => {
     const w = scenarioWorld(scanned[0]);
     expect(w.scene?.name).toBe('fruit-drops');
+    expect(scenarioWorld(scanned[1]).scene?.name).toBe('street-corner');
     expect(w.isWalkable(0, 2.5)).toBe(true);
   });
 
-  it('30 on fruit-drops: 10 straight, 10 turn, 10 crossing; 10–20 m; start, goal and route on walkable ground', async () => {
+  it('30 on the two scanned scenes: 10 straight, 10 turn, 10 crossing, alternating; 10–20 m; start, goal and route on walkable ground', async () => {
     expect(scanned).toHaveLength(30);
-    for (const kind of ['straight', 'turn', 'crossing']) expect(scanned.filter((s) => s.id.includes(`/${kind}/`))).toHaveLength(10);
+    for (const kind of ['straight', 'turn', 'crossing']) {
+      const ofKind = scanned.filter((s) => s.id.includes(`/${kind}/`));
+      expect(ofKind).toHaveLength(10);
+      for (const path of ['scenes/fruit-drops.json', 'scenes/street-corner.json']) expect(ofKind.filter((s) => s.world.kind === 'scene' && s.world.path === path)).toHaveLength(5);
+    }
     for (const s of scanned) {
-      expect(s.world).toEqual({ kind: 'scene', path: 'scenes/fruit-drops.json' });
+      expect(['scenes/fruit-drops.json', 'scenes/street-corner.json']).toContain(s.world.kind === 'scene' ? s.world.path : '');
       const w = await loadScenarioWorldNode(s);
       const len = lengthOf(s.robot.route);
       expect(len, s.id).toBeGreaterThanOrEqual(10 - 1e-3);

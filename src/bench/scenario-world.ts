@@ -19,9 +19,10 @@ import type { World } from '../world/world';
 import type { Scenario } from '../sim/scenario';
 import { suiteWorld } from './suites';
 import fruitDrops from '../../scenes/fruit-drops.json';
+import streetCorner from '../../scenes/street-corner.json';
 
 /** Scene files bundled with the code (the suites' scanned scenes), by repository-relative path. */
-export const BUILT_IN_SCENES: Readonly<Record<string, unknown>> = { 'scenes/fruit-drops.json': fruitDrops };
+export const BUILT_IN_SCENES: Readonly<Record<string, unknown>> = { 'scenes/fruit-drops.json': fruitDrops, 'scenes/street-corner.json': streetCorner };
 
 export interface ScenarioWorld extends FailureWorld {
   world: World;

@@ -4,14 +4,15 @@
  * - unit (330: 100 straight, 100 curve, 100 crosswalk on procedural worlds, start–goal route
  *   10–20 m, 60 s, a failure ends the episode; plus 30 on the annotated scanned scenes given —
  *   10 straight, 10 turn, 10 crossing, see src/bench/scanned-suites.ts; `npm run suites` passes every
- *   scene file in `scenes/`, today `scenes/fruit-drops.json`),
+ *   scene file in `scenes/`, today `scenes/fruit-drops.json` and `scenes/street-corner.json`, alternating),
  * - reactive (100 per behaviour: Static, Obstructing, Conversing, Queuing, Frontal, Lateral,
  *   Overtaking, Ped-Crossing (on crosswalks), Gesturing; straight blocks except crossing; procedural
  *   worlds only, as in the paper),
  * - long (105 in the paper: here the 100 procedural routes > 100 m, every alternative fenced off so
  *   the route is the only path (src/bench/blockers.ts); on failure reset to the closest route
  *   waypoint. The 5 scanned-scene ones come when a scene is large enough: no annotated scene has a
- *   route over 100 m — fruit-drops is a 20 m × 3 m sidewalk and a 7 m crosswalk),
+ *   route over 100 m — fruit-drops is a 20 m × 3 m sidewalk and a 7 m crosswalk, street-corner a 25 m
+ *   crossing of world 1),
  * - smoke (a few of every kind, short, for the default run and CI).
  *
  * Worlds are shared: scenario k uses world seed WORLD_SEEDS[k mod 8] (400 m worlds), so a suite

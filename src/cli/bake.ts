@@ -1,7 +1,7 @@
 /**
- * `npm run bake -- --world SEED --size M --out FILE.ply [--sh-degree D] [--chunk M]`: bakes a
- * procedural city block (the seeded world of `generateWorld`, every chunk) into one INRIA 3DGS
- * `.ply` in the world frame (Z up, metres): the project's stand-in for a street scan, read by every
+ * `npm run bake -- --world SEED --size M --out FILE.ply [--sh-degree D] [--crop minX,minY,maxX,maxY]`:
+ * bakes a procedural city block (the seeded world of `generateWorld`, every chunk; or the splats
+ * over a box of it) into one INRIA 3DGS `.ply` in the world frame (Z up, metres): the project's stand-in for a street scan, read by every
  * entry point like a real capture. Higher SH bands (default degree 3) carry a small seeded
  * view-dependent term, so SH evaluation costs what it costs on a real scan. Runs in Node; the
  * body streams to disk in batches. ~530 k splats at 150 m, ~1.4 M at 300 m, ~2.5 M at 400 m.
@@ -13,10 +13,8 @@ import { Command } from 'commander';
 import { CliError } from '../core/user-error';
 import { runCli } from './run-cli';
 import { positiveInt } from './parse';
-import { createRng, deriveSeed } from '../core/random';
-import { assembleChunks, bakeChunk, chunkGrid } from '../world/bake/chunks';
-import { generateWorld } from '../world/world';
-import { allocateSplatCloud, shRestCount, type SplatCloud } from '../splats/splat-cloud';
+import { parseBox } from './parse';
+import { bakeWorldCloud } from '../world/bake/bake-world';
 import { plyFloatsPerSplat, writePly } from '../splats/formats/ply-writer';
 
 const program = new Command('bake')
@@ -28,46 +26,21 @@ const program = new Command('bake')
     const d = Number(v);
     if (!Number.isInteger(d) || d < 0 || d > 3) throw new CliError(`--sh-degree: expected 0..3, got '${v}'`);
     return d;
-  }, 3);
-
-/** Adds seeded higher SH bands (|c| ≤ 0.05, falling with the band) to a degree-0 cloud. */
-function withShBands(cloud: SplatCloud, degree: number, seed: number): SplatCloud {
-  if (degree === 0) return cloud;
-  const out = allocateSplatCloud(cloud.count, degree);
-  out.positions.set(cloud.positions);
-  out.scales.set(cloud.scales);
-  out.rotations.set(cloud.rotations);
-  out.opacities.set(cloud.opacities);
-  out.shDc.set(cloud.shDc);
-  const rng = createRng(deriveSeed(seed, 'bake-sh'));
-  const K = shRestCount(degree);
-  for (let i = 0; i < cloud.count; i++) {
-    for (let k = 0; k < K; k++) {
-      const amplitude = 0.05 / (k < 3 ? 1 : k < 8 ? 2 : 4);
-      for (let c = 0; c < 3; c++) out.shRest[(i * K + k) * 3 + c] = rng.range(-amplitude, amplitude);
-    }
-  }
-  return out;
-}
+  }, 3)
+  .option('--crop <minX,minY,maxX,maxY>', 'keep only the splats over this box of the world (metres): a small street-corner capture', parseBox);
 
 runCli(async () => {
   program.parse();
-  const o = program.opts<{ world: number; size: number; out: string; shDegree: number }>();
+  const o = program.opts<{ world: number; size: number; out: string; shDegree: number; crop?: [number, number, number, number] }>();
   if (!o.out.toLowerCase().endsWith('.ply')) throw new CliError(`--out ${o.out}: the output must be a .ply file`);
   if (o.size < 150) throw new CliError(`--size ${o.size}: worlds are 150–2000 m`);
   const started = performance.now();
-  const world = generateWorld({ seed: o.world, size: o.size });
-  const grid = chunkGrid(world);
-  const n = grid.nx * grid.ny;
-  const chunks = [];
-  for (let id = 0; id < n; id++) {
-    chunks.push(bakeChunk(world, grid, id));
-    if (process.stdout.isTTY ? id % 20 === 19 || id === n - 1 : (id + 1) % Math.ceil(n / 4) === 0 || id === n - 1) {
-      process.stdout.write(`${process.stdout.isTTY ? '\r' : ''}bake: chunk ${id + 1}/${n}${process.stdout.isTTY ? '' : '\n'}`);
+  const cloud = bakeWorldCloud({ world: o.world, size: o.size, shDegree: o.shDegree, crop: o.crop }, (id, n) => {
+    if (process.stdout.isTTY ? id % 20 === 0 || id === n : id % Math.ceil(n / 4) === 0 || id === n) {
+      process.stdout.write(`${process.stdout.isTTY ? '\r' : ''}bake: chunk ${id}/${n}${process.stdout.isTTY ? '' : '\n'}`);
     }
-  }
-  const cloud = withShBands(assembleChunks(chunks), o.shDegree, o.world);
-  chunks.length = 0;
+  });
+  if (cloud.count === 0) throw new CliError(`--crop ${o.crop?.join(',')}: no splats of world ${o.world} (${o.size} m, bounds ±${o.size / 2}) lie in it`);
   const bytes = cloud.count * plyFloatsPerSplat(o.shDegree) * 4;
   console.log(`${process.stdout.isTTY ? '\n' : ''}bake: ${cloud.count.toLocaleString('en')} splats, SH degree ${o.shDegree}, writing ${(bytes / 2 ** 20).toFixed(0)} MB to ${o.out}`);
   await mkdir(dirname(o.out), { recursive: true });

@@ -26,7 +26,7 @@ import { NO_GPU_WORK, statsLine } from '../gpu/gpu-stats';
 import { parsePolicyManifest, type PolicyManifest } from '../policy/manifest';
 import { parseRelayPolicy, RemotePolicyServer } from '../policy/remote-server';
 import { parseSceneFile, SceneFileError } from '../world/bake/scene-file';
-import { sceneCapturePath } from '../bench/scenario-world';
+import { ensureSceneCapture } from '../bench/scanned-scenes-node';
 import { withHarness } from '../tools/browser-harness';
 import { CliError } from '../core/user-error';
 import { runCli } from './run-cli';
@@ -120,7 +120,7 @@ async function serveScenes(serveFile: (path: string) => Promise<{ url: string }>
     let capture = '';
     try {
       const scene = parseSceneFile(text, s.world.path);
-      if (cameras) capture = (await serveFile(resolve(ROOT, sceneCapturePath(s.world.path, scene)))).url;
+      if (cameras) capture = (await serveFile(resolve(ROOT, ensureSceneCapture(s.world.path, scene)))).url;
     } catch (e) {
       throw e instanceof SceneFileError ? new CliError(e.message) : e;
     }

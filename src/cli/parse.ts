@@ -24,6 +24,15 @@ export function parseVec2(value: string): [number, number] {
   return parts as [number, number];
 }
 
+/** Parses `minX,minY,maxX,maxY` (metres) with max > min on both axes. */
+export function parseBox(value: string): [number, number, number, number] {
+  const parts = value.split(',').map((s) => (s.trim() === '' ? Number.NaN : Number(s)));
+  if (parts.length !== 4 || parts.some((v) => !Number.isFinite(v)) || !(parts[2] > parts[0] && parts[3] > parts[1])) {
+    throw new InvalidArgumentError(`expected minX,minY,maxX,maxY (metres, max > min), got '${value}'`);
+  }
+  return parts as [number, number, number, number];
+}
+
 /** Parses an integer in 0..`max` written in decimal digits (seeds). */
 export function nonNegativeInt(max: number): (value: string) => number {
   return (value: string) => {

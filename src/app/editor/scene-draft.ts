@@ -55,6 +55,7 @@ export interface SceneDraft {
   /** Kept from a loaded file (the editor does not edit them). */
   bounds?: [number, number, number, number];
   camera?: SceneFile['camera'];
+  source?: SceneFile['source'];
 }
 
 /** Label of obstacles proposed from the capture's occupancy grid (replaced when proposed again). */
@@ -152,6 +153,7 @@ export function draftToSceneFile(d: SceneDraft): SceneFile {
     points: d.points.map((p) => ({ name: p.name, kind: p.kind, position: [mm(p.position[0]), mm(p.position[1])] as Vec2 })),
     ...(d.georeference ? { georeference: d.georeference } : {}),
     ...(d.occupancy ? { occupancy: d.occupancy } : {}),
+    ...(d.source ? { source: d.source } : {}),
   };
   return file;
 }
@@ -174,6 +176,7 @@ export function sceneFileToDraft(s: SceneFile): SceneDraft {
     points: s.points.map((p) => ({ ...p, position: [...p.position] as Vec2 })),
     ...(s.georeference ? { georeference: { ...s.georeference, offset: [...s.georeference.offset] } } : {}),
     ...(s.occupancy ? { occupancy: { ...s.occupancy } } : {}),
+    ...(s.source ? { source: structuredClone(s.source) } : {}),
     ...(s.bounds ? { bounds: [...s.bounds] } : {}),
     ...(s.camera ? { camera: s.camera } : {}),
   };

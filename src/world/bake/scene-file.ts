@@ -18,8 +18,10 @@
  *   "road": [{ "outer": [[x, y], …], "holes": [] }],                 // version 2, optional: drawn roads (not walkable)
  *   "points": [{ "name": "north corner", "kind": "start", "position": [x, y] }],  // version 2: start | goal | landmark
  *   "georeference": { "offset": [E, N, U], "crs": "EPSG:32749" },    // version 2, optional
- *   "occupancy": { "cell": 0.25, "minHeight": 0.3, "maxHeight": 2, "minOpacity": 0.5, "minSplats": 3 }
+ *   "occupancy": { "cell": 0.25, "minHeight": 0.3, "maxHeight": 2, "minOpacity": 0.5, "minSplats": 3 },
  *                                  // version 2, optional: how the obstacles labelled "from the scan" were derived
+ *   "source": { "bake": { "world": 1, "size": 150, "shDegree": 0, "crop": [minX, minY, maxX, maxY] } }
+ *                                  // version 2, optional: the capture is `npm run bake` output; rebaked when missing
  * }
  * ```
  *
@@ -92,6 +94,12 @@ export const SceneFileSchema = z.object({
   road: z.array(polygon).default([]),
   points: z.array(z.object({ name: z.string().min(1), kind: z.enum(SCENE_POINT_KINDS), position: vec2 }).strict()).default([]),
   georeference: z.object({ offset: vec3, crs: z.string().min(1).optional() }).strict().optional(),
+  source: z.object({
+    bake: z.object({
+      world: z.number().int().nonnegative(), size: z.number().min(150).max(2000), shDegree: z.number().int().min(0).max(3),
+      crop: z.tuple([z.number().finite(), z.number().finite(), z.number().finite(), z.number().finite()]).optional(),
+    }).strict(),
+  }).strict().optional(),
   occupancy: z.object({
     cell: z.number().positive(), minHeight: z.number().finite(), maxHeight: z.number().finite(),
     minOpacity: z.number().min(0).max(1), minSplats: z.number().int().positive(),
