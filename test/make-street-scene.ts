@@ -77,8 +77,8 @@ try {
   const text = `${JSON.stringify(scene, null, 2)}\n`;
   parseSceneFile(text, OUT);
   writeFileSync(OUT, text);
-  await page.screenshot({ path: resolve(REPO_ROOT, 'out/editor-street-corner.png') });
-  console.log(`wrote ${OUT} (${scene.walkable.sidewalk.length} sidewalks, ${scene.walkable.crosswalk.length} crosswalk, ${scene.obstacles.length} obstacles, ${scene.points.length} points) and out/editor-street-corner.png`);
+  await page.screenshot({ path: resolve(REPO_ROOT, 'docs/editor-street-corner.jpg'), quality: 80 });
+  console.log(`wrote ${OUT} (${scene.walkable.sidewalk.length} sidewalks, ${scene.walkable.crosswalk.length} crosswalk, ${scene.obstacles.length} obstacles, ${scene.points.length} points) and docs/editor-street-corner.jpg`);
 } finally {
   await browser.close();
   await server.close();
