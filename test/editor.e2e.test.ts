@@ -4,9 +4,9 @@
  * levelled and rendered top-down, draw a sidewalk, a crosswalk and an obstacle, name two points,
  * undo a mistake, save; reload the page, open the saved scene and its capture, save again: the
  * same JSON. Obstacles proposed from the scan are saved with the occupancy grid's parameters; a
- * bowtie is refused with the problem named.
+ * capture with no detectable ground is named in the banner; a bowtie is refused with the problem named.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { PNG } from 'pngjs';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -14,6 +14,8 @@ import type { ViteDevServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startViteServer } from '../src/tools/browser-harness';
 import { CHROMIUM_PATH, SWIFTSHADER_FLAGS } from '../src/tools/chromium-flags';
+import { writePly } from '../src/splats/formats/ply-writer';
+import { allocateSplatCloud } from '../src/splats/splat-cloud';
 import { parseSceneFile } from '../src/world/bake/scene-file';
 import { SHARED_DATA } from './shared-data';
 
@@ -127,7 +129,6 @@ describe('scene editor', () => {
     expect(first).not.toBe('');
     const page = await openEditor();
     const file = resolve(server.config.cacheDir, 'my-table.json');
-    const { writeFileSync } = await import('node:fs');
     writeFileSync(file, first);
     await page.setInputFiles('#open-scene', file);
     await page.waitForFunction(() => /now open its capture fruit_drops_minimal\.ply/.test((window as unknown as { curbsideEditor: Handle }).curbsideEditor.status), undefined, { timeout: 30_000 });
@@ -153,6 +154,25 @@ describe('scene editor', () => {
     expect(fromScan.every((o) => o.height > 0.3)).toBe(true);
     expect(scene.obstacles.filter((o) => o.label !== 'from the scan')).toHaveLength(1); // the hand-drawn sign stays
     expect(scene.occupancy).toEqual({ cell: 0.25, minHeight: 0.3, maxHeight: 2, minOpacity: 0.5, minSplats: 3 });
+    await page.close();
+  });
+
+  it('says which capture has no detectable ground and keeps it open', { timeout: 120_000 }, async () => {
+    const haze = allocateSplatCloud(500, 0);
+    for (let i = 0; i < 500; i++) {
+      haze.positions.set([(i % 25) * 0.1, Math.floor(i / 25) * 0.1, 0], 3 * i);
+      haze.scales.set([0.05, 0.05, 0.05], 3 * i);
+      haze.rotations.set([1, 0, 0, 0], 4 * i);
+      haze.opacities[i] = 0.2;
+    }
+    const chunks: Uint8Array[] = [];
+    writePly(haze, (b) => void chunks.push(b.slice()));
+    const file = resolve(server.config.cacheDir, 'haze.ply');
+    writeFileSync(file, Buffer.concat(chunks));
+    const page = await openEditor();
+    await page.setInputFiles('#open-capture', file);
+    await rendered(page, 1);
+    expect(await page.locator('#banner').textContent()).toMatch(/haze\.ply: ground fit: only 0 of 500 splats are opaque .*pick another up axis or level it with the 3-point tool/);
     await page.close();
   });
 

@@ -239,7 +239,15 @@ async function openCapture(file: File): Promise<void> {
     levelling = levellingOf(history.draft.transform);
   } else {
     history.reset(emptyDraft(file.name.replace(/\.[^.]*$/, '').replace(/[^\w.-]+/g, '-'), file.name));
-    fitGround();
+    levelling = levellingOf(history.draft.transform);
+    try {
+      fitGround();
+    } catch (e) {
+      // Shown, not fatal: the capture stays as stored, and the 3-point tool or another up axis can level it.
+      const m = `${file.name}: ${(e as Error).message}; pick another up axis or level it with the 3-point tool`;
+      setStatus(m);
+      showBanner(m);
+    }
     history.reset(history.draft); // the first undo should not undo the levelling of a fresh capture
   }
   await syncWorld();
