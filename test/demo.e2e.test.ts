@@ -14,6 +14,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemo, type DemoHarness } from './demo-harness';
 import { SHARED_DATA } from './shared-data';
+import { parseScenarios } from '../src/sim/scenario';
 
 const QUERY = 'w=320&h=240&maxSplats=25000&viewDistance=30';
 type Demo = { frames: number; state: () => { hud: string; time: number; robot: { x: number; y: number; yaw: number } }; policy: () => string; selectPolicy: (k: string) => void; runToEnd: () => Promise<unknown>; recordingHash: () => string; pedestrianCount: () => number };
@@ -59,6 +60,13 @@ describe('demo page', () => {
 
   it('replays a recorded episode from the URL hash to the same final state', async () => {
     const page = await h.open(`${QUERY}&suite=smoke&policy=expert&walkers=3&camera=follow&bodies=0`);
+    // "Save scenario" downloads the scenario being shown as a file the bench reads.
+    const download = page.waitForEvent('download');
+    await page.click('#save-scenario');
+    const file = await download;
+    expect(file.suggestedFilename()).toMatch(/^smoke_.*\.scenario\.json$/);
+    const [shown] = parseScenarios(file.suggestedFilename(), readFileSync(await file.path(), 'utf8'));
+    expect(shown.suite).toBe('smoke');
     const final = await demo(page, (_d) => (window as unknown as { curbsideDemo: Demo }).curbsideDemo.runToEnd());
     const hash = await demo(page, () => (window as unknown as { curbsideDemo: Demo }).curbsideDemo.recordingHash());
     await page.close();

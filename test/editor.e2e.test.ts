@@ -4,7 +4,8 @@
  * levelled and rendered top-down, draw a sidewalk, a crosswalk and an obstacle, name two points,
  * undo a mistake, save; reload the page, open the saved scene and its capture, save again: the
  * same JSON. Obstacles proposed from the scan are saved with the occupancy grid's parameters; a
- * capture with no detectable ground is named in the banner; a bowtie is refused with the problem named.
+ * scenario saved between a named start and goal routes over the drawn sidewalks; a capture with no
+ * detectable ground is named in the banner; a bowtie is refused with the problem named.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -17,6 +18,8 @@ import { CHROMIUM_PATH, SWIFTSHADER_FLAGS } from '../src/tools/chromium-flags';
 import { writePly } from '../src/splats/formats/ply-writer';
 import { allocateSplatCloud } from '../src/splats/splat-cloud';
 import { parseSceneFile } from '../src/world/bake/scene-file';
+import { ensureSceneCapture } from '../src/bench/scanned-scenes-node';
+import { parseScenarios } from '../src/sim/scenario';
 import { SHARED_DATA } from './shared-data';
 
 const CAPTURE = resolve(SHARED_DATA, 'splats/fruit_drops_minimal.ply');
@@ -154,6 +157,29 @@ describe('scene editor', () => {
     expect(fromScan.every((o) => o.height > 0.3)).toBe(true);
     expect(scene.obstacles.filter((o) => o.label !== 'from the scan')).toHaveLength(1); // the hand-drawn sign stays
     expect(scene.occupancy).toEqual({ cell: 0.25, minHeight: 0.3, maxHeight: 2, minOpacity: 0.5, minSplats: 3 });
+    await page.close();
+  });
+
+  it('saves a scenario between a named start and goal of the street-corner scene', { timeout: 120_000 }, async () => {
+    const scenePath = resolve(import.meta.dirname, '../scenes/street-corner.json');
+    const scene = parseSceneFile(readFileSync(scenePath, 'utf8'), 'scenes/street-corner.json');
+    const capture = resolve(import.meta.dirname, '..', ensureSceneCapture('scenes/street-corner.json', scene));
+    const page = await openEditor();
+    await page.setInputFiles('#open-scene', scenePath);
+    await page.waitForFunction(() => /now open its capture/.test((window as unknown as { curbsideEditor: Handle }).curbsideEditor.status), undefined, { timeout: 30_000 });
+    await page.setInputFiles('#open-capture', capture);
+    await rendered(page, 1);
+    await page.selectOption('#scenario-behaviour', 'obstructing');
+    const download = page.waitForEvent('download');
+    await page.click('#save-scenario');
+    const d = await download;
+    expect(d.suggestedFilename()).toBe('street-corner-east-sidewalk-north-west-corner.json');
+    const [scenario] = parseScenarios('s.json', readFileSync(await d.path(), 'utf8'));
+    expect(scenario.world).toEqual({ kind: 'scene', path: 'scenes/street-corner.json' });
+    expect(scenario.robot.start.slice(0, 2)).toEqual(scene.points[0].position);
+    const end = scenario.robot.route[scenario.robot.route.length - 1];
+    expect(Math.hypot(end[0] - scene.points[1].position[0], end[1] - scene.points[1].position[1])).toBeLessThan(0.01);
+    expect(scenario.pedestrians.length).toBeGreaterThan(0);
     await page.close();
   });
 

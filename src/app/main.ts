@@ -15,6 +15,7 @@ import { GpuUnavailableError, acquireDevice, describeAdapter } from '../gpu/devi
 import type { Scenario } from '../sim/scenario';
 import { CAMERA_MODES, clampOrbit, defaultOrbit, type CameraMode, type OrbitControl } from './cameras';
 import { CanvasRecorder, canvasPng, download } from './capture';
+import { scenarioFileText } from '../bench/custom-scenario';
 import { DemoRenderer } from './demo-renderer';
 import { parseDroppedFiles } from './dropped-file';
 import { isSogFileSet, loadSogFiles } from '../splats/load-source';
@@ -174,6 +175,8 @@ async function main(): Promise<void> {
   panel.pause.onclick = () => { paused = !paused; panel.pause.textContent = paused ? 'Resume' : 'Pause'; };
   panel.replay.onclick = guarded(async () => { if (session) { const r = session.recording(); await start(r.scenario, r.seed, r); } });
   panel.saveEpisode.onclick = () => session && download(new Blob([JSON.stringify(session.recording())], { type: 'application/json' }), `${session.scenario.id.replace(/\W+/g, '_')}.episode.json`);
+  // The scenario being shown, as a file `npm run bench -- --suite FILE` runs (city free roam included).
+  panel.saveScenario.onclick = () => session && download(new Blob([scenarioFileText(session.scenario)], { type: 'application/json' }), `${session.scenario.id.replace(/\W+/g, '_')}.scenario.json`);
   panel.copyLink.onclick = () => { if (session) { location.hash = episodeToHash(session.recording()); navigator.clipboard?.writeText(location.href).catch(() => undefined); } };
   panel.screenshot.onclick = () => { screenshotWanted = true; };
   panel.video.onclick = guarded(async () => {

@@ -26,6 +26,7 @@ export interface Panel {
   pause: HTMLButtonElement;
   replay: HTMLButtonElement;
   saveEpisode: HTMLButtonElement;
+  saveScenario: HTMLButtonElement;
   copyLink: HTMLButtonElement;
   screenshot: HTMLButtonElement;
   video: HTMLButtonElement;
@@ -88,6 +89,7 @@ export function buildPanel(root: HTMLElement): Panel {
     pause: el('button', { id: 'pause', class: 'secondary' }, 'Pause'),
     replay: el('button', { id: 'replay', class: 'secondary' }, 'Replay'),
     saveEpisode: el('button', { id: 'save-episode', class: 'secondary' }, 'Save episode'),
+    saveScenario: el('button', { id: 'save-scenario', class: 'secondary' }, 'Save scenario'),
     copyLink: el('button', { id: 'copy-link', class: 'secondary' }, 'Link'),
     screenshot: el('button', { id: 'screenshot', class: 'secondary' }, 'Screenshot'),
     video: el('button', { id: 'video', class: 'secondary' }, 'Record video'),
@@ -118,7 +120,7 @@ export function buildPanel(root: HTMLElement): Panel {
     el('h2', {}, 'Episode'),
     p.restart, p.pause, p.replay,
     el('div'),
-    p.saveEpisode, p.copyLink,
+    p.saveEpisode, p.saveScenario, p.copyLink,
     el('h2', {}, 'Capture'),
     p.screenshot, p.video,
     el('h2', {}, 'Files'),

@@ -37,6 +37,11 @@ export interface CustomScenarioRequest {
   timeLimit?: number;
 }
 
+/** A scenario as a file's text: indented JSON with each point and pose on one line, final newline (`npm run scenario`, the editor). */
+export function scenarioFileText(scenario: Scenario): string {
+  return `${JSON.stringify(scenario, null, 2).replace(/\[\s+(-?[\d.e+-]+(?:,\s+-?[\d.e+-]+)*)\s+\]/g, (_, inner: string) => `[${inner.split(/,\s+/).join(', ')}]`)}\n`;
+}
+
 /** Clearance a custom route keeps from edges and obstacles on scenes, metres (the robot's radius and a margin). */
 export const CUSTOM_ROUTE_CLEARANCE = 0.4;
 

@@ -7,7 +7,7 @@
  */
 import { Command, Option } from 'commander';
 import { CliError } from '../core/user-error';
-import { customScenario } from '../bench/custom-scenario';
+import { customScenario, scenarioFileText } from '../bench/custom-scenario';
 import { readSceneFileArg } from '../bench/scanned-scenes-node';
 import { suiteWorld } from '../bench/suites';
 import { BEHAVIOURS, type Behaviour, type Scenario } from '../sim/scenario';
@@ -51,8 +51,7 @@ runCli(async () => {
     // Shown also when a later check refuses the request (a snapped point explains the coordinates in the error).
     for (const n of notes) console.error(`note: ${n}`);
   }
-  // Indented, with points and poses on one line each.
-  const json = `${JSON.stringify(scenario, null, 2).replace(/\[\s+(-?[\d.e+-]+(?:,\s+-?[\d.e+-]+)*)\s+\]/g, (_, inner: string) => `[${inner.split(/,\s+/).join(', ')}]`)}\n`;
+  const json = scenarioFileText(scenario);
   if (o.out) {
     writeOutput(o.out, json);
     const length = scenario.robot.route.slice(1).reduce((s, p, i) => s + Math.hypot(p[0] - scenario.robot.route[i][0], p[1] - scenario.robot.route[i][1]), 0);

@@ -4,7 +4,8 @@
  * up-axis hint, or three clicks on the ground; scale, yaw, local origin, georeferenced offset),
  * draw sidewalk, crosswalk, road and obstacle polygons with holes and named points on an
  * orthographic top-down render, check them, and save `NAME.json` (a scene file, version 2) for
- * `scenes/`. Opening a scene file (with its capture) edits it again.
+ * `scenes/`; save a scenario between a named start and goal. Opening a scene file (with its capture)
+ * edits it again.
  *
  * Scripted use (tests): `window.curbsideEditor` exposes readiness, errors, the draft, the status
  * line and `clientPoint(x, y)` (page coordinates of a world point).
@@ -14,12 +15,15 @@ import { GpuUnavailableError, acquireDevice } from '../../gpu/device';
 import { loadSplatFile, splatBounds } from '../../splats/formats';
 import { fitGroundPlane } from '../../splats/ground-plane';
 import type { SplatCloud } from '../../splats/splat-cloud';
-import { parseSceneFile, sceneTransform, transformSplatCloud } from '../../world/bake/scene-file';
+import { parseSceneFile, sceneTransform, sceneWorld, transformSplatCloud } from '../../world/bake/scene-file';
+import { customScenario, scenarioFileText } from '../../bench/custom-scenario';
+import { SCENE_BEHAVIOURS } from '../../bench/scene-suite';
+import type { Behaviour } from '../../sim/scenario';
 import { el, showBanner, showUnsupported } from '../ui';
 import { EditorCanvas, type EditorTool } from './editor-canvas';
 import { groundPointAt, invertTransform, levellingOf, levellingTransform, planeThroughPoints, remapAnnotations, UP_AXES, type Levelling, type UpAxis } from './levelling';
 import { DEFAULT_OCCUPANCY, obstacleProposals, occupancyGrid } from '../../world/scan-occupancy';
-import { emptyDraft, SCAN_OBSTACLE_LABEL, SceneDraftHistory, sceneFileText, sceneFileToDraft, validateDraft, type DraftProblem, type DraftTransform, type SceneDraft } from './scene-draft';
+import { draftToSceneFile, emptyDraft, SCAN_OBSTACLE_LABEL, SceneDraftHistory, sceneFileText, sceneFileToDraft, validateDraft, type DraftProblem, type DraftTransform, type SceneDraft } from './scene-draft';
 import { TopDownView } from './top-down-view';
 
 /** What tests read from the page. */
@@ -34,9 +38,11 @@ export interface EditorHandle {
   clientPoint(x: number, y: number): [number, number];
   /** The text the last save produced (also downloaded as NAME.json). */
   saved: string | null;
+  /** The text of the last saved scenario. */
+  savedScenario: string | null;
 }
 
-const handle: EditorHandle = { ready: false, error: null, renders: 0, status: '', draft: () => history.draft, problems: () => [], clientPoint: () => [0, 0], saved: null };
+const handle: EditorHandle = { ready: false, error: null, renders: 0, status: '', draft: () => history.draft, problems: () => [], clientPoint: () => [0, 0], saved: null, savedScenario: null };
 (window as unknown as { curbsideEditor: EditorHandle }).curbsideEditor = handle;
 
 const history = new SceneDraftHistory(emptyDraft('my-street', 'capture.ply'));
@@ -225,6 +231,7 @@ function refreshLists(): void {
   problemList.replaceChildren(...problems.map((p) => el('li', { class: p.severity }, `${p.where}: ${p.message}`)));
   const counts = ['sidewalk', 'crosswalk', 'road', 'obstacle'].map((k) => `${d.polygons.filter((p) => p.kind === k).length} ${k}`);
   $('summary').textContent = `${counts.join(', ')}, ${d.points.length} points`;
+  refreshScenarioPoints();
   canvas.draw();
 }
 
@@ -305,10 +312,48 @@ function save(): void {
   const text = sceneFileText(history.draft);
   parseSceneFile(text, `${history.draft.name}.json`); // the file must read back
   handle.saved = text;
-  const a = el('a', { href: URL.createObjectURL(new Blob([text], { type: 'application/json' })), download: `${history.draft.name}.json` });
+  downloadText(`${history.draft.name}.json`, text);
+  setStatus(`saved ${history.draft.name}.json: put it in scenes/ (capture path "${history.draft.capture}" is relative to it)`);
+}
+
+/** Downloads a browser file. */
+function downloadText(name: string, text: string): void {
+  const a = el('a', { href: URL.createObjectURL(new Blob([text], { type: 'application/json' })), download: name });
   a.click();
   URL.revokeObjectURL(a.href);
-  setStatus(`saved ${history.draft.name}.json: put it in scenes/ (capture path "${history.draft.capture}" is relative to it)`);
+}
+
+/** Fills the scenario's from / to lists with the named start and goal points. */
+function refreshScenarioPoints(): void {
+  const fill = (id: string, kind: 'start' | 'goal') => {
+    const sel = $(id) as HTMLSelectElement;
+    const keep = sel.value;
+    const names = history.draft.points.filter((p) => p.kind === kind).map((p) => p.name);
+    sel.replaceChildren(...names.map((n) => el('option', { value: n }, n)));
+    if (names.includes(keep)) sel.value = keep;
+  };
+  fill('scenario-from', 'start');
+  fill('scenario-to', 'goal');
+}
+
+/** Saves a scenario from the chosen start point to the chosen goal (the route over the drawn walkable area). */
+function saveScenario(): void {
+  const d = history.draft;
+  const from = d.points.find((p) => p.kind === 'start' && p.name === ($('scenario-from') as HTMLSelectElement).value);
+  const to = d.points.find((p) => p.kind === 'goal' && p.name === ($('scenario-to') as HTMLSelectElement).value);
+  if (!from || !to) {
+    setStatus('name a start and a goal point first (tool "named point")');
+    return;
+  }
+  const behaviour = (($('scenario-behaviour') as HTMLSelectElement).value || undefined) as Behaviour | undefined;
+  const seed = Math.max(0, Math.floor(num('scenario-seed', 0)));
+  const notes: string[] = [];
+  const { scenario } = customScenario({ world: sceneWorld(draftToSceneFile(d)), worldRef: { kind: 'scene', path: `scenes/${d.name}.json` }, from: from.position, to: to.position, behaviour, seed }, notes);
+  const text = scenarioFileText(scenario);
+  handle.savedScenario = text;
+  const slug = (n: string) => n.replace(/[^\w.-]+/g, '-');
+  downloadText(`${d.name}-${slug(from.name)}-${slug(to.name)}.json`, text);
+  setStatus(`saved scenario ${scenario.id} (${scenario.pedestrians.length} pedestrians)${notes.length ? `; ${notes.join('; ')}` : ''}`);
 }
 
 function undoRedo(redo: boolean): void {
@@ -334,6 +379,8 @@ function wire(): void {
   // Name and capture path are typed text: they change the draft directly (no undo step per key).
   $('scene-name').addEventListener('input', (e) => { history.draft.name = (e.target as HTMLInputElement).value.trim(); });
   $('capture-path').addEventListener('input', (e) => { history.draft.capture = (e.target as HTMLInputElement).value.trim(); });
+  ($('scenario-behaviour') as HTMLSelectElement).append(...SCENE_BEHAVIOURS.map((b) => el('option', { value: b }, b)));
+  $('save-scenario').addEventListener('click', () => { try { saveScenario(); } catch (e) { fail(e); } });
   $('scan-obstacles').addEventListener('click', () => { try { obstaclesFromScan(); } catch (e) { fail(e); } });
   $('undo').addEventListener('click', () => undoRedo(false));
   $('redo').addEventListener('click', () => undoRedo(true));
