@@ -15,6 +15,9 @@ export type ZoneAt = keyof ZonePolygons | 'building' | 'lot' | 'outside';
 export interface WorldIndex {
   zones: Record<keyof ZonePolygons, MultiPolygonIndex>;
   obstacles: BoxGrid<StaticObject>;
+  /** Indices into `world.curbRamps` and `world.crosswalks`, by bounding box (so a point query tests the few nearby). */
+  ramps: BoxGrid<number>;
+  crosswalks: BoxGrid<number>;
 }
 
 const cache = new WeakMap<World, WorldIndex>();
@@ -27,7 +30,19 @@ export function worldIndex(world: World): WorldIndex {
     for (const k of ZONE_KINDS) zones[k] = new MultiPolygonIndex(world.zones[k]);
     const obstacles = new BoxGrid<StaticObject>(10);
     for (const o of world.obstacles) obstacles.insert(boxOf(o.footprint), o);
-    idx = { zones, obstacles };
+    const ramps = new BoxGrid<number>(10);
+    world.curbRamps.forEach((r, i) => ramps.insert(boxOf(r.polygon), i));
+    const crosswalks = new BoxGrid<number>(10);
+    world.crosswalks.forEach((c, i) => {
+      // The crosswalk's extent: ±width/2 along, −reachRight … reachLeft across (as groundHeight tests it).
+      const corners: Vec2[] = [];
+      for (const lon of [-c.width / 2, c.width / 2]) for (const lat of [-c.reachRight, c.reachLeft]) {
+        corners.push([c.centre[0] + lon * c.along[0] + lat * c.across[0], c.centre[1] + lon * c.along[1] + lat * c.across[1]]);
+      }
+      const b = boxOf(corners);
+      crosswalks.insert([b[0] - 1e-3, b[1] - 1e-3, b[2] + 1e-3, b[3] + 1e-3], i);
+    });
+    idx = { zones, obstacles, ramps, crosswalks };
     cache.set(world, idx);
   }
   return idx;
@@ -66,14 +81,20 @@ export function groundHeight(world: World, x: number, y: number): number {
   const z = zoneAt(world, x, y);
   if (z === 'road') return 0;
   if (z === 'crosswalk' || z === 'curb') {
-    for (const r of world.curbRamps) {
+    // The first ramp / crosswalk in world order that holds the point (the index narrows the search;
+    // sorting its hits keeps the order, so the answer is the same as a scan over all of them).
+    const idx = worldIndex(world);
+    const at: Box = [x, y, x, y];
+    for (const i of idx.ramps.query(at).sort((a, b) => a - b)) {
+      const r = world.curbRamps[i];
       if (pointInRing(x, y, r.polygon)) {
         const u = ((x - r.low[0]) * r.dir[0] + (y - r.low[1]) * r.dir[1]) / r.run;
         return world.curbHeight * Math.max(0, Math.min(1, u));
       }
     }
     if (z === 'crosswalk') {
-      for (const c of world.crosswalks) {
+      for (const i of idx.crosswalks.query(at).sort((a, b) => a - b)) {
+        const c = world.crosswalks[i];
         const dx = x - c.centre[0], dy = y - c.centre[1];
         const lat = dx * c.across[0] + dy * c.across[1], lon = dx * c.along[0] + dy * c.along[1];
         if (Math.abs(lon) <= c.width / 2 + 1e-6 && lat >= -c.reachRight - 1e-6 && lat <= c.reachLeft + 1e-6) return Math.abs(lat) <= c.roadHalfWidth ? 0 : world.curbHeight;

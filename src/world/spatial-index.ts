@@ -1,7 +1,10 @@
 /**
  * Spatial indices for point and segment queries against polygons in the ground plane (metres):
- * boundary edges bucketed into horizontal bands, so a point-in-polygon test only visits the edges
- * in its band (the even-odd ray is cast along +x).
+ * boundary edges bucketed into horizontal bands (segment queries visit the bands they span) and
+ * into band × column cells for point-in-polygon: the even-odd count is taken along a path from the
+ * point right to the next column line, then down that line to below the geometry (the crossings of
+ * each column line are precomputed and sorted), so a test visits one cell's edges and does one
+ * binary search however wide the world is.
  */
 import type { Box, MultiPolygon, Ring, Vec2 } from './geometry';
 import { pointInRing, pointSegmentDistance, segmentSegmentDistance, segmentsIntersect } from './geometry';
@@ -15,12 +18,19 @@ export class MultiPolygonIndex {
   private readonly bandHeight: number;
   /** Bounds of the indexed geometry, or null when it is empty. */
   readonly box: Box | null;
+  private readonly columnWidth: number;
+  private readonly columns: number;
+  /** Edges per band × column cell (cell b · columns + c), for the horizontal leg. */
+  private readonly cells: Int32Array[];
+  /** Per column line k (x = box[0] + k · columnWidth), the sorted heights where the boundary crosses it. */
+  private readonly lineCrossings: Float64Array[];
 
   /**
    * @param mp the geometry (polygons disjoint, holes inside their outer ring);
    * @param bandHeight band height, metres (smaller: faster queries, more memory).
+   * @param columnWidth column width of the point-query cells, metres.
    */
-  constructor(mp: MultiPolygon | Ring[], bandHeight = 4) {
+  constructor(mp: MultiPolygon | Ring[], bandHeight = 4, columnWidth = 16) {
     const rings: Ring[] = [];
     for (const p of mp) {
       if (Array.isArray(p)) rings.push(p as Ring);
@@ -50,23 +60,58 @@ export class MultiPolygonIndex {
       for (let q = b0; q <= b1; q++) lists[q].push(e);
     }
     this.bands = lists.map((l) => Int32Array.from(l));
-  }
-
-  private band(y: number): Int32Array | null {
-    if (!this.box || y < this.box[1] || y > this.box[3]) return null;
-    return this.bands[Math.floor((y - this.y0) / this.bandHeight)] ?? null;
-  }
-
-  /** Whether (x, y) is inside the geometry (even-odd over all rings). */
-  contains(x: number, y: number): boolean {
-    const band = this.band(y);
-    if (!band || x < this.box![0] || x > this.box![2]) return false;
+    // Point-query cells and column-line crossings.
+    this.columnWidth = columnWidth;
+    this.columns = this.box ? Math.max(1, Math.ceil((xmax - xmin) / columnWidth) + 1) : 0;
+    const cellLists: number[][] = Array.from({ length: nb * this.columns }, () => []);
+    const lines: number[][] = Array.from({ length: this.columns + 1 }, () => []);
     const E = this.edges;
-    let inside = false;
-    for (let q = 0; q < band.length; q++) {
-      const e = band[q] * 4;
+    for (let e = 0; e < k; e++) {
+      const xa = E[e * 4], ya = E[e * 4 + 1], xb = E[e * 4 + 2], yb = E[e * 4 + 3];
+      const b0 = Math.floor((Math.min(ya, yb) - this.y0) / bandHeight), b1 = Math.floor((Math.max(ya, yb) - this.y0) / bandHeight);
+      // An edge starting exactly on a column line also belongs to the column on its left (its
+      // horizontal leg ends on that line, crossings at x = X included).
+      const c0 = Math.max(0, Math.ceil((Math.min(xa, xb) - xmin) / columnWidth) - 1), c1 = Math.floor((Math.max(xa, xb) - xmin) / columnWidth);
+      for (let q = b0; q <= b1; q++) for (let c = c0; c <= c1; c++) cellLists[q * this.columns + c].push(e);
+      // Column lines the edge straddles (half-open, as the ray test: one endpoint strictly right of the line).
+      for (let line = Math.max(0, c0); line <= c1 + 1 && line <= this.columns; line++) {
+        const X = xmin + line * columnWidth;
+        if (xa > X !== xb > X) lines[line].push(ya + ((yb - ya) * (X - xa)) / (xb - xa));
+      }
+    }
+    this.cells = cellLists.map((l) => Int32Array.from(l));
+    this.lineCrossings = lines.map((l) => Float64Array.from(l).sort());
+  }
+
+  /**
+   * Whether (x, y) is inside the geometry (even-odd over all rings): crossings of the path from
+   * (x, y) right to the column line X, then down X to below the geometry.
+   */
+  contains(x: number, y: number): boolean {
+    const box = this.box;
+    if (!box || y < box[1] || y > box[3] || x < box[0] || x > box[2]) return false;
+    const b = Math.floor((y - this.y0) / this.bandHeight);
+    const c = Math.min(this.columns - 1, Math.floor((x - box[0]) / this.columnWidth));
+    const X = box[0] + (c + 1) * this.columnWidth;
+    // Down the line: crossings below y (binary search in the sorted heights).
+    const ys = this.lineCrossings[c + 1];
+    let lo = 0, hi = ys.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (ys[mid] < y) lo = mid + 1;
+      else hi = mid;
+    }
+    let inside = (lo & 1) === 1;
+    // Along y from x to X: edges of this cell crossing the horizontal line at y with x < crossing ≤ X.
+    const cell = this.cells[b * this.columns + c];
+    const E = this.edges;
+    for (let q = 0; q < cell.length; q++) {
+      const e = cell[q] * 4;
       const xi = E[e], yi = E[e + 1], xj = E[e + 2], yj = E[e + 3];
-      if (yi > y !== yj > y && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) inside = !inside;
+      if (yi > y !== yj > y) {
+        const xc = ((xj - xi) * (y - yi)) / (yj - yi) + xi;
+        if (x < xc && xc <= X) inside = !inside;
+      }
     }
     return inside;
   }
