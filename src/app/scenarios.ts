@@ -104,6 +104,6 @@ export function withAmbientWalkers(scenario: Scenario, walkers: number): Scenari
   if (walkers === 0 || scenario.world.kind !== 'procedural') return scenario;
   const r = scenario.robot.route;
   const mid = r[Math.floor(r.length / 2)];
-  const extra = ambientWalkers(suiteWorld(scenario.world.seed), [mid[0], mid[1]], walkers, scenario.seed, 30);
+  const extra = ambientWalkers(suiteWorld(scenario.world.seed, scenario.world.size), [mid[0], mid[1]], walkers, scenario.seed, 30);
   return { ...scenario, id: `${scenario.id}+${walkers}walkers`, pedestrians: [...scenario.pedestrians, ...extra] };
 }

@@ -51,9 +51,10 @@ describe('long-horizon scenarios with their alternatives fenced', () => {
   });
 
   it('the route is the only path from start to goal (re-checked on the stored scenarios), and each fence is needed or harmless', () => {
-    for (const s of [long[0], long[37], load('smoke').find((x) => x.category === 'long')!]) {
+    // long[97]: an 850 m route on the 2 km world.
+    for (const s of [long[0], long[37], long[97], load('smoke').find((x) => x.category === 'long')!]) {
       if (s.world.kind !== 'procedural') throw new Error('procedural expected');
-      const world = suiteWorld(s.world.seed);
+      const world = suiteWorld(s.world.seed, s.world.size);
       const nodes = routeNodes(world, s.robot.route);
       expect(nodes, s.id).not.toBeNull();
       expect(checkSinglePath(world, nodes!, rings(s)), s.id).toBeNull();
@@ -62,7 +63,7 @@ describe('long-horizon scenarios with their alternatives fenced', () => {
       // Every fence cuts some nav edge.
       for (const r of rings(s)) expect(blockedEdges(world, [r]).size, s.id).toBeGreaterThan(0);
     }
-  }, 60_000);
+  }, 120_000);
 
   it('the scenario world has the fences as obstacles; the expert still reaches the goal without a failure', async () => {
     const s = load('smoke').find((x) => x.category === 'long')!;

@@ -48,7 +48,7 @@ const bases = new Map<string, ScenarioWorld>();
 /** Worlds with blockers, by world key and blockers. */
 const variants = new Map<string, ScenarioWorld>();
 
-const worldKey = (w: Scenario['world']): string => (w.kind === 'procedural' ? `procedural:${w.seed}` : `scene:${w.path}`);
+const worldKey = (w: Scenario['world']): string => (w.kind === 'procedural' ? `procedural:${w.seed}${w.size ? `/${w.size}` : ''}` : `scene:${w.path}`);
 
 /**
  * Parses a scene file's text and registers it under `path` (the scenarios' `world.path`), so
@@ -98,7 +98,7 @@ function baseWorld(s: Scenario): ScenarioWorld {
   if (!w) {
     let world: World;
     let scene: SceneFile | undefined;
-    if (s.world.kind === 'procedural') world = suiteWorld(s.world.seed);
+    if (s.world.kind === 'procedural') world = suiteWorld(s.world.seed, s.world.size);
     else {
       scene = scenes.get(s.world.path);
       if (!scene && s.world.path in BUILT_IN_SCENES) scene = registerScene(s.world.path, JSON.stringify(BUILT_IN_SCENES[s.world.path]));

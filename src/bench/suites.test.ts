@@ -41,9 +41,16 @@ describe('checked-in suites', () => {
     expect(reactive.filter((s) => s.category === 'conversing').every((s) => s.pedestrians.length >= 2)).toBe(true);
   });
 
-  it('long: 100 procedural routes over 100 m with their alternatives fenced, that reset on failure (no scanned scene is large enough)', () => {
+  it('long: 100 procedural routes over 100 m with their alternatives fenced, that reset on failure (no scanned scene is large enough); the last 5 of 400–1000 m on a 2 km world', () => {
     const long = load('long');
     expect(long).toHaveLength(100);
+    expect(long.slice(95).map((s) => s.world)).toEqual(Array(5).fill({ kind: 'procedural', seed: 9, size: 2000 }));
+    expect(long.slice(0, 95).every((s) => s.world.kind === 'procedural' && s.world.size === undefined)).toBe(true);
+    for (const s of long.slice(95)) {
+      const len = s.robot.route.slice(1).reduce((a, p, i) => a + Math.hypot(p[0] - s.robot.route[i][0], p[1] - s.robot.route[i][1]), 0);
+      expect(len).toBeGreaterThanOrEqual(400);
+      expect(len).toBeLessThanOrEqual(1000);
+    }
     for (const s of long) {
       expect(s.world.kind).toBe('procedural');
       expect(s.blockers?.length).toBeGreaterThan(0);

@@ -8,9 +8,9 @@
  * - reactive (100 per behaviour: Static, Obstructing, Conversing, Queuing, Frontal, Lateral,
  *   Overtaking, Ped-Crossing (on crosswalks), Gesturing; straight blocks except crossing; procedural
  *   worlds only, as in the paper),
- * - long (105 in the paper: here the 100 procedural routes > 100 m, every alternative fenced off so
- *   the route is the only path (src/bench/blockers.ts); on failure reset to the closest route
- *   waypoint. The 5 scanned-scene ones come when a scene is large enough: no annotated scene has a
+ * - long (105 in the paper: here 100 procedural routes, 95 of 100–400 m on the 400 m worlds and 5
+ *   of 400–1000 m on a 2 km world ({@link LARGE_WORLD_LONG}), every alternative fenced off so the
+ *   route is the only path (src/bench/blockers.ts); on failure reset to the closest route waypoint. The 5 scanned-scene ones come when a scene is large enough: no annotated scene has a
  *   route over 100 m — fruit-drops is a 20 m × 3 m sidewalk and a 7 m crosswalk, street-corner a 25 m
  *   crossing of world 1),
  * - smoke (a few of every kind, short, for the default run and CI).
@@ -31,14 +31,15 @@ export const SUITE_SEED = 20261129;
 export const WORLD_SEEDS = [1, 2, 3, 4, 5, 6, 7, 8];
 
 type Vec2 = [number, number];
-const worldCache = new Map<number, World>();
+const worldCache = new Map<string, World>();
 
-/** The procedural world of a seed (cached). */
-export function suiteWorld(seed: number): World {
-  let w = worldCache.get(seed);
+/** The procedural world of a seed and size (cached; default the suites' 400 m). */
+export function suiteWorld(seed: number, size?: number): World {
+  const key = `${seed}/${size ?? 'default'}`;
+  let w = worldCache.get(key);
   if (!w) {
-    w = generateWorld({ seed });
-    worldCache.set(seed, w);
+    w = generateWorld(size === undefined ? { seed } : { seed, size });
+    worldCache.set(key, w);
   }
   return w;
 }
@@ -282,27 +283,49 @@ export function reactiveSuite(perBehaviour = 100, suite: Scenario['suite'] = 're
  * to goal (checked at generation); routes whose alternatives cannot be fenced clear of the route are
  * resampled.
  */
-export function longSuite(count = 100, minLength = 100, suite: Scenario['suite'] = 'long', maxLength = 400, minSpeed = 0.5): Scenario[] {
+/** Long-horizon routes drawn from a 2 km world (SidewalkBench's world size) in the long suite. */
+export const LARGE_WORLD_LONG = { seed: 9, size: 2000, count: 5, minLength: 400, maxLength: 1000 } as const;
+
+export function longSuite(count = 100, minLength = 100, suite: Scenario['suite'] = 'long', maxLength = 400, minSpeed = 0.5, large: typeof LARGE_WORLD_LONG | null = suite === 'long' ? LARGE_WORLD_LONG : null): Scenario[] {
   const rng = createRng(SUITE_SEED).fork(suite === 'long' ? 'long' : `${suite}-long`);
   const out: Scenario[] = [];
-  for (let k = 0, attempt = 0; k < count; attempt++) {
-    if (attempt > count * 50) throw new Error('suites: could not sample long routes');
-    const worldSeed = WORLD_SEEDS[attempt % WORLD_SEEDS.length];
-    const world = suiteWorld(worldSeed);
+  const draw = (k: number, r: Rng, world: World, worldRef: Scenario['world'], min: number, max: number): Scenario | null => {
     const nodes = world.nav.nodes;
-    const a = nodes[rng.int(0, nodes.length - 1)];
-    const b = nodes[rng.int(0, nodes.length - 1)];
-    if (Math.hypot(a[0] - b[0], a[1] - b[1]) < minLength * 0.7) continue;
+    const a = nodes[r.int(0, nodes.length - 1)];
+    const b = nodes[r.int(0, nodes.length - 1)];
+    if (Math.hypot(a[0] - b[0], a[1] - b[1]) < min * 0.7) return null;
     const route = findRoute(world, a, b);
-    if (!route || route.length < minLength || route.length > maxLength) continue;
+    if (!route || route.length < min || route.length > max) return null;
     const blockers = blockAlternatives(world, route.nodes);
-    if (!blockers) continue;
+    if (!blockers) return null;
     // Time limit: the route at `minSpeed` m/s.
-    const s = baseScenario(`${suite}/long/${String(k).padStart(3, '0')}`, suite, 'long', worldSeed, roundRoute(route.points), rng.int(0, 2 ** 31 - 1), Math.ceil(route.length / minSpeed));
+    const s = baseScenario(`${suite}/long/${String(k).padStart(3, '0')}`, suite, 'long', 0, roundRoute(route.points), r.int(0, 2 ** 31 - 1), Math.ceil(route.length / minSpeed));
+    s.world = worldRef;
     s.onFailure = 'reset-to-waypoint';
     s.blockers = blockers;
-    out.push(s);
-    k++;
+    return s;
+  };
+  const regular = count - (large?.count ?? 0);
+  for (let k = 0, attempt = 0; k < regular; attempt++) {
+    if (attempt > count * 50) throw new Error('suites: could not sample long routes');
+    const worldSeed = WORLD_SEEDS[attempt % WORLD_SEEDS.length];
+    const s = draw(k, rng, suiteWorld(worldSeed), { kind: 'procedural', seed: worldSeed }, minLength, maxLength);
+    if (s) {
+      out.push(s);
+      k++;
+    }
+  }
+  if (large) {
+    const lr = createRng(SUITE_SEED).fork(`${suite}-long-${large.size}m`);
+    const world = suiteWorld(large.seed, large.size);
+    for (let k = regular, attempt = 0; k < count; attempt++) {
+      if (attempt > large.count * 200) throw new Error(`suites: could not sample ${large.count} long routes of ${large.minLength}–${large.maxLength} m in world ${large.seed} (${large.size} m)`);
+      const s = draw(k, lr, world, { kind: 'procedural', seed: large.seed, size: large.size }, large.minLength, large.maxLength);
+      if (s) {
+        out.push(s);
+        k++;
+      }
+    }
   }
   return out;
 }

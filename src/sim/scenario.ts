@@ -74,7 +74,8 @@ export const ScenarioSchema = z.object({
   /** Block type for unit tests, behaviour for reactive ones, 'long' for long-horizon. */
   category: z.string().min(1),
   world: z.discriminatedUnion('kind', [
-    z.object({ kind: z.literal('procedural'), seed: z.number().int().nonnegative() }).strict(),
+    /** A generated world: its seed and side in metres (default 400, the suites' worlds; up to SidewalkBench's 2 km). */
+    z.object({ kind: z.literal('procedural'), seed: z.number().int().nonnegative(), size: z.number().int().min(150).max(2000).optional() }).strict(),
     z.object({ kind: z.literal('scene'), path: z.string().min(1) }).strict(),
   ]),
   robot: z.object({
