@@ -17,12 +17,13 @@ import { nonNegative, nonNegativeInt, parseVec2, writeOutput } from './parse';
 import { runCli } from './run-cli';
 
 /** The world named by --world: a procedural world seed (the suites' 400 m worlds) or a scene file. */
-function worldOf(arg: string): { world: World; worldRef: Scenario['world'] } {
+function worldOf(arg: string, size?: number): { world: World; worldRef: Scenario['world'] } {
   if (/^\d+$/.test(arg)) {
     const seed = Number(arg);
     if (seed > 0xffffffff) throw new CliError(`--world ${arg}: a world seed is at most ${0xffffffff}`);
-    return { world: suiteWorld(seed), worldRef: { kind: 'procedural', seed } };
+    return { world: suiteWorld(seed, size), worldRef: size === undefined ? { kind: 'procedural', seed } : { kind: 'procedural', seed, size } };
   }
+  if (size !== undefined) throw new CliError('--world-size applies to a procedural world (--world SEED)');
   const { path, scene } = readSceneFileArg(arg, `--world ${arg}: neither a world seed (a non-negative integer) nor a readable scene file`);
   return { world: sceneWorld(scene), worldRef: { kind: 'scene', path } };
 }
@@ -30,6 +31,11 @@ function worldOf(arg: string): { world: World; worldRef: Scenario['world'] } {
 const program = new Command('scenario')
   .description('Make one custom scenario: the route between two points from the walkable network, pedestrians placed by the suite rules.')
   .requiredOption('--world <seed|scene.json>', 'procedural world seed (400 m, as the suites) or an annotated scene file')
+  .option('--world-size <m>', 'with --world SEED: world side length, metres (150–2000)', (v) => {
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < 150 || n > 2000) throw new CliError(`--world-size: expected an integer 150–2000, got '${v}'`);
+    return n;
+  })
   .requiredOption('--from <x,y>', 'start point, world metres (snapped to walkable ground when off it)', parseVec2)
   .requiredOption('--to <x,y>', 'goal point, world metres (snapped likewise)', parseVec2)
   .addOption(new Option('--behaviour <name>', 'reactive behaviour of the pedestrians placed on the route').choices(BEHAVIOURS))
@@ -40,9 +46,9 @@ const program = new Command('scenario')
 
 runCli(async () => {
   program.parse();
-  const o = program.opts<{ world: string; from: [number, number]; to: [number, number]; behaviour?: Behaviour; at?: number; seed: number; id?: string; out?: string }>();
+  const o = program.opts<{ world: string; worldSize?: number; from: [number, number]; to: [number, number]; behaviour?: Behaviour; at?: number; seed: number; id?: string; out?: string }>();
   if (o.at !== undefined && !o.behaviour) throw new CliError('--at needs --behaviour');
-  const { world, worldRef } = worldOf(o.world);
+  const { world, worldRef } = worldOf(o.world, o.worldSize);
   const notes: string[] = [];
   let scenario: Scenario;
   try {
