@@ -25,7 +25,7 @@ import type { BenchRequest, BenchStats } from '../bench/headless-api';
 import { NO_GPU_WORK, statsLine } from '../gpu/gpu-stats';
 import { parsePolicyManifest, type PolicyManifest } from '../policy/manifest';
 import { parseRelayPolicy, RemotePolicyServer } from '../policy/remote-server';
-import { parseSceneFile, SceneFileError } from '../world/bake/scene-file';
+import { parseSceneFile, SceneFileError, sceneTransform } from '../world/bake/scene-file';
 import { ensureSceneCapture } from '../bench/scanned-scenes-node';
 import { withHarness } from '../tools/browser-harness';
 import { CliError } from '../core/user-error';
@@ -110,6 +110,9 @@ async function startRelay(policy: string, waitS: number): Promise<Relay> {
  *
  * @throws CliError naming the scene file when it is missing or invalid, or its capture is missing.
  */
+/** Farthest a scene's capture may sit from the origin for camera-fed policies, metres. */
+const FAR_SCENE_M = 20_000;
+
 async function serveScenes(serveFile: (path: string) => Promise<{ url: string }>, scenarios: readonly Scenario[], cameras: boolean): Promise<NonNullable<BenchRequest['scenes']>> {
   const scenes: NonNullable<BenchRequest['scenes']> = {};
   for (const s of scenarios) {
@@ -120,7 +123,13 @@ async function serveScenes(serveFile: (path: string) => Promise<{ url: string }>
     let capture = '';
     try {
       const scene = parseSceneFile(text, s.world.path);
-      if (cameras) capture = (await serveFile(resolve(ROOT, ensureSceneCapture(s.world.path, scene)))).url;
+      if (cameras) {
+        // Splats are float32 on the GPU: a capture placed 10^5 m out renders in ~1 cm (10^6 m: ~6 cm) steps.
+        const [tx, ty] = sceneTransform(scene, s.world.path).translation;
+        const far = Math.max(Math.abs(tx), Math.abs(ty));
+        if (far > FAR_SCENE_M) throw new CliError(`${s.world.path}: its capture sits ${Math.round(far).toLocaleString('en')} m from the origin, where float32 splats lose precision; keep the scene local (the editor puts the origin on the capture) and record the offset in georeference.offset`);
+        capture = (await serveFile(resolve(ROOT, ensureSceneCapture(s.world.path, scene)))).url;
+      }
     } catch (e) {
       throw e instanceof SceneFileError ? new CliError(e.message) : e;
     }

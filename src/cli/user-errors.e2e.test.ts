@@ -4,7 +4,7 @@
  * exit status 1, never a stack trace. The tools run as a user runs them (`npx tsx src/cli/…`).
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -20,7 +20,17 @@ function run(tool: string, args: string[]) {
 describe('user errors on the command line', () => {
   const bad = join(dir, 'bad-suite.json');
   writeFileSync(bad, JSON.stringify({ version: 1, scenarios: [{ id: 3 }] }));
+  // The street-corner scene 9,226 km north: fine for the expert (f64), refused for a camera-fed policy.
+  const farDir = join(ROOT, 'out/test-far');
+  mkdirSync(farDir, { recursive: true });
+  const farScene = JSON.parse(readFileSync(join(ROOT, 'scenes/street-corner.json'), 'utf8'));
+  farScene.transform.translation[1] += 9_226_100;
+  farScene.capture = '../../scenes/captures/street-corner.ply';
+  writeFileSync(join(farDir, 'far.json'), JSON.stringify(farScene));
+  const farSuite = join(dir, 'far-suite.json');
+  writeFileSync(farSuite, JSON.stringify([{ id: 'far/1', suite: 'custom', category: 'straight', world: { kind: 'scene', path: 'out/test-far/far.json' }, robot: { start: [9.6, 9226100, 1.57], goal: [9.6, 9226110], route: [[9.6, 9226100], [9.6, 9226110]] }, timeLimit: 30, success: { kind: 'reach-goal', goalRadius: 1 }, onFailure: 'terminate', seed: 1 }]));
   const cases: [string, string, string[], RegExp][] = [
+    ['a scene far from the origin with a camera-fed policy', 'bench.ts', ['--suite', farSuite, '--out', join(dir, 'far-out')], /^error: out\/test-far\/far\.json: its capture sits 9,226,\d{3} m from the origin, where float32 splats lose precision; keep the scene local .*georeference\.offset/],
     ['a suite file that does not validate', 'bench.ts', ['--suite', bad], /^error: .*bad-suite\.json: 0\.id: .*expected string/],
     ['a malformed --shard', 'bench.ts', ['--shard', '3/2'], /^error: --shard 3\/2: expected i\/n with 1 <= i <= n/],
     ['a file that is not a splat capture', 'render.ts', ['--scene', bad, '--out', join(dir, 'x.png')], /^error: bad-suite\.json: unknown splat format/],
