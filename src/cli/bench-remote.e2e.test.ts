@@ -71,6 +71,7 @@ describe('npm run bench with a remote policy', () => {
     const stats = await client!;
     expect(stats.resets).toBe(1);
     expect(stats.observations).toBe(8); // 2 s at 4 Hz
+    expect(stats.end).toEqual({ type: 'done', episodes: 1 }); // then a close frame: the client exits 0
 
     const records = readFileSync(join(out, 'episodes.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { policy: string; scenarioId: string; end: string; distance: number; trajectory: number[][] });
     expect(records).toHaveLength(1);

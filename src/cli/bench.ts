@@ -182,6 +182,7 @@ runCli(async () => {
   if (jobs.length > 0) {
     // Relays first, so the model process can connect while Chromium starts.
     const relays: Relay[] = [];
+    let failure: string | undefined;
     try {
       for (const p of new Set(jobs.map((j) => j.policy))) if (parseRelayPolicy(p)) relays.push(await startRelay(p, o.remoteWait));
       await withHarness({ headed: o.headed, hardwareGpu: o.gpu }, async (h) => {
@@ -201,8 +202,12 @@ runCli(async () => {
         const req: BenchRequest = { jobs, envs: o.envs, crowd: o.crowd, modelFiles, remotes, scenes, stats: o.stats };
         ({ adapter, stats } = await h.call('runBenchEpisodes', req));
       });
+    } catch (e) {
+      failure = (e as Error).message ?? String(e);
+      throw e;
     } finally {
-      await Promise.all(relays.map((r) => r.server.close()));
+      // The policy process hears how the run ended, then a close frame (REMOTE-PROTOCOL.md, "End of the run").
+      await Promise.all(relays.map((r) => r.server.close(failure ? { type: 'error', message: failure } : { type: 'done', episodes: jobs.filter((j) => j.policy === r.policy).length })));
     }
     progress.finish();
   }

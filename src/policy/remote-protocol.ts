@@ -14,6 +14,9 @@
 import { z } from 'zod';
 
 /** Protocol identifier, sent in `hello` and checked by both ends. */
+/** What the relay tells the policy before its close frame: the run ended (`done`, with this policy's episode count), or why it failed (`error`). */
+export type RelayFinalMessage = { type: 'done'; episodes?: number } | { type: 'error'; message: string };
+
 export const REMOTE_PROTOCOL = 'curbside-remote-policy/1';
 
 /** One tensor in an observation message. */

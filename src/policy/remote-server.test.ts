@@ -156,6 +156,19 @@ describe('RemotePolicyServer', () => {
     link.close();
   });
 
+  it('at the end tells the policy done (or why the run failed) and closes with a close frame, code 1000', async () => {
+    for (const final of [{ type: 'done' as const, episodes: 3 }, { type: 'error' as const, message: 'remote policy spec: image.width: Too small' }]) {
+      const relay = await RemotePolicyServer.start();
+      const p = await policyClient(relay.url, relay.token);
+      await p.next((m) => !m.binary && JSON.parse(m.data.toString()).type === 'hello');
+      const closed = new Promise<{ code: number; reason: string }>((resolve) => p.ws.on('close', (code, reason) => resolve({ code, reason: reason.toString() })));
+      await relay.close(final);
+      const last = await p.next((m) => !m.binary && ['done', 'error'].includes(JSON.parse(m.data.toString()).type));
+      expect(JSON.parse(last.data.toString())).toEqual(final);
+      expect(await closed).toEqual({ code: 1000, reason: final.type === 'done' ? 'run finished' : 'run failed' });
+    }
+  });
+
   it('parseRelayPolicy accepts remote and loopback ws://HOST:PORT, canonically, and refuses the rest', () => {
     expect(parseRelayPolicy('expert')).toBeUndefined();
     expect(parseRelayPolicy('onnx:m.onnx')).toBeUndefined();

@@ -16,7 +16,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { REMOTE_PROTOCOL, type HelloMessage } from './remote-protocol';
+import { REMOTE_PROTOCOL, type HelloMessage, type RelayFinalMessage } from './remote-protocol';
 
 /** Options of {@link RemotePolicyServer.start}. */
 export interface RemotePolicyServerOptions {
@@ -155,9 +155,31 @@ export class RemotePolicyServer {
     });
   }
 
-  /** Stops listening and closes both connections. */
-  async close(): Promise<void> {
-    for (const ws of Object.values(this.clients)) ws?.terminate();
+  /**
+   * Stops listening and closes both connections. The policy first gets `final` (default
+   * `{"type": "done"}`; `{"type": "error", "message": …}` when the run failed, e.g. the simulator
+   * refused its spec) and then a close frame (code 1000), so a client can print why and exit 0
+   * instead of dying on a dropped socket; a client that does not answer the close within
+   * `graceMs` is cut off.
+   */
+  async close(final: RelayFinalMessage = { type: 'done' }, graceMs = 2000): Promise<void> {
+    const policy = this.clients.policy;
+    const closing: Promise<void>[] = [];
+    if (policy && policy.readyState === policy.OPEN) {
+      closing.push(new Promise<void>((resolve) => {
+        const timer = setTimeout(() => {
+          policy.terminate();
+          resolve();
+        }, graceMs);
+        policy.once('close', () => {
+          clearTimeout(timer);
+          resolve();
+        });
+        policy.send(JSON.stringify(final), () => policy.close(1000, final.type === 'error' ? 'run failed' : 'run finished'));
+      }));
+    } else policy?.terminate();
+    this.clients.simulator?.terminate();
+    await Promise.all(closing);
     await new Promise<void>((resolve) => this.wss.close(() => resolve()));
   }
 }

@@ -17,7 +17,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Command } from 'commander';
 import { WebSocket, type RawData } from 'ws';
-import { decodeObservation } from '../remote-protocol';
+import { decodeObservation, type RelayFinalMessage } from '../remote-protocol';
 
 /** The example's contract: a small single frame, no goal, (v, ω) output at 4 Hz. */
 export const STRAIGHT_SPEC = {
@@ -36,6 +36,8 @@ export const STRAIGHT_SPEC = {
 export interface ClientStats {
   resets: number;
   observations: number;
+  /** The relay's last word before its close frame: `done` (with the episode count) or `error`. */
+  end?: RelayFinalMessage;
 }
 
 /** An open connection and the messages that arrived before the caller listened (the relay's `hello` can come with the handshake). */
@@ -90,13 +92,16 @@ export async function runStraightClient(options: { url: string; token: string; s
     };
     listen((data, isBinary) => {
       if (!isBinary) {
-        const msg = JSON.parse(data.toString()) as { type: string; protocol?: string; seed?: number; batch?: number };
+        const msg = JSON.parse(data.toString()) as { type: string; protocol?: string; seed?: number; batch?: number; episodes?: number; message?: string };
         if (msg.type === 'hello') {
           log(`connected to ${options.url} (${msg.protocol}); sending spec '${STRAIGHT_SPEC.name}'`);
           ws.send(JSON.stringify({ type: 'spec', manifest: STRAIGHT_SPEC }));
         } else if (msg.type === 'reset') {
           stats.resets++;
           log(`reset: seed ${msg.seed}, batch ${msg.batch}`);
+        } else if (msg.type === 'done' || msg.type === 'error') {
+          stats.end = msg.type === 'done' ? { type: 'done', episodes: msg.episodes } : { type: 'error', message: msg.message ?? '' };
+          log(msg.type === 'done' ? `the run finished (${msg.episodes} episodes)` : `the run failed: ${msg.message}`);
         }
         return;
       }
@@ -111,7 +116,7 @@ export async function runStraightClient(options: { url: string; token: string; s
       stats.observations++;
       ws.send(JSON.stringify({ type: 'action', step: header.step, cmd: Array.from({ length: batch }, () => [speed, 0]) }));
     });
-    ws.on('close', () => resolve(stats));
+    ws.on('close', () => (stats.end?.type === 'error' ? reject(new Error(`the run failed: ${stats.end.message}`)) : resolve(stats)));
     ws.on('error', (e) => reject(e));
   });
 }
@@ -133,7 +138,7 @@ if (isMain) {
   }
   runStraightClient({ url: o.url, token, speed: Number(o.speed), waitMs: Number(o.wait) * 1000, log: (l) => console.log(`remote-example-client: ${l}`) }).then(
     (s) => {
-      console.log(`remote-example-client: relay closed after ${s.resets} episodes, ${s.observations} observations`);
+      console.log(`remote-example-client: relay closed after ${s.resets} episodes, ${s.observations} observations${s.end ? '' : ' (without saying why)'}`);
       process.exit(0);
     },
     (e: unknown) => {
