@@ -202,6 +202,21 @@ describe('scene editor', () => {
     await page.close();
   });
 
+  it('adds a vertex with a double click on an edge and deletes it with Delete', { timeout: 120_000 }, async () => {
+    const page = await openEditor();
+    await page.setInputFiles('#open-capture', CAPTURE);
+    await rendered(page, 1);
+    await drawRing(page, 'road', [[-0.5, -0.5], [0.5, -0.5], [0.5, 0.4], [-0.5, 0.4]]);
+    const vertices = () => ed(page, (h) => (h.draft().polygons[0] as { outer: unknown[] }).outer.length);
+    expect(await vertices()).toBe(4);
+    await page.check('input[name=tool][value=select]');
+    await clickAt(page, 0, -0.5, { dbl: true });
+    expect(await vertices()).toBe(5);
+    await page.keyboard.press('Delete');
+    expect(await vertices()).toBe(4);
+    await page.close();
+  });
+
   it('refuses to save a self-intersecting polygon and names it', { timeout: 120_000 }, async () => {
     const page = await openEditor();
     await page.setInputFiles('#open-capture', CAPTURE);

@@ -4,14 +4,14 @@
  * draft edits for the active tool. Pan: drag with the right or middle button (or on empty ground
  * with the select tool); zoom: the wheel, about the cursor.
  *
- * Tools: `select` (drag vertices and points, click a polygon to select it, Delete removes the
- * selection), `sidewalk` / `crosswalk` / `road` / `obstacle` (click vertices; close on the first
+ * Tools: `select` (drag vertices and points, double-click an edge to add a vertex, click a polygon
+ * to select it; Delete removes the last grabbed vertex, else the selected polygon), `sidewalk` / `crosswalk` / `road` / `obstacle` (click vertices; close on the first
  * vertex, a double click or Enter; Backspace removes the last one, Escape cancels), `hole` (the first
  * click picks the polygon), `point`, `origin` (the click becomes the world origin) and `ground3`
  * (three clicks on the ground re-level the capture through them).
  */
 import type { Vec2 } from '../../core/geometry2d';
-import { nearestPoint, nearestVertex, polygonAt, ringOf, snapPoint, type RegionKind, type SceneDraft, type SceneDraftHistory, type VertexRef } from './scene-draft';
+import { insertVertex, nearestEdge, nearestPoint, nearestVertex, polygonAt, removeVertex, ringOf, snapPoint, type RegionKind, type SceneDraft, type SceneDraftHistory, type VertexRef } from './scene-draft';
 import { pixelToWorld, worldToPixel, type MapView } from './top-down-view';
 
 export type EditorTool = 'select' | RegionKind | 'hole' | 'point' | 'origin' | 'ground3';
@@ -54,6 +54,8 @@ export class EditorCanvas {
   pending: Vec2[] = [];
   private holeOf = -1;
   selectedPolygon = -1;
+  /** The vertex last grabbed with the select tool (Delete removes it), or null. */
+  selectedVertex: VertexRef | null = null;
   private drag: { kind: 'pan'; x: number; y: number } | { kind: 'vertex'; ref: VertexRef } | { kind: 'point'; index: number } | null = null;
   private readonly ctx: CanvasRenderingContext2D;
 
@@ -62,7 +64,7 @@ export class EditorCanvas {
     canvas.addEventListener('pointerdown', (e) => this.onDown(e));
     canvas.addEventListener('pointermove', (e) => this.onMove(e));
     canvas.addEventListener('pointerup', () => this.onUp());
-    canvas.addEventListener('dblclick', () => this.finishRing());
+    canvas.addEventListener('dblclick', (e) => (this.host.tool() === 'select' ? this.insertVertexAt(this.worldAt(e)) : this.finishRing()));
     canvas.addEventListener('contextmenu', (e) => e.preventDefault());
     canvas.addEventListener('wheel', (e) => this.onWheel(e), { passive: false });
   }
@@ -108,7 +110,9 @@ export class EditorCanvas {
         this.host.history.checkpoint();
         this.drag = { kind: 'vertex', ref: v };
         this.selectedPolygon = v.polygon;
+        this.selectedVertex = v;
       } else {
+        this.selectedVertex = null;
         this.selectedPolygon = polygonAt(this.draft, p);
         if (this.selectedPolygon < 0) this.drag = { kind: 'pan', x: e.clientX, y: e.clientY };
         this.host.changed();
@@ -177,8 +181,35 @@ export class EditorCanvas {
     this.draw();
   }
 
-  /** Deletes the selected polygon. */
+  /** Select tool, double click: a new vertex on the nearest edge (within the snap radius). */
+  private insertVertexAt(p: Vec2): void {
+    const e = nearestEdge(this.draft, p, this.snapRadius);
+    if (!e) return;
+    this.host.history.edit((d) => insertVertex(d, e.after, e.at));
+    this.selectedVertex = { ...e.after, vertex: e.after.vertex + 1 };
+    this.selectedPolygon = e.after.polygon;
+    this.host.status('vertex added: drag it where it belongs');
+    this.host.changed();
+    this.draw();
+  }
+
+  /** Deletes the selected vertex (rings keep at least 3), else the selected polygon. */
   deleteSelected(): void {
+    const v = this.selectedVertex;
+    const poly = v ? this.draft.polygons[v.polygon] : undefined;
+    const live = v && poly && (v.ring < 0 ? poly.outer : poly.holes[v.ring])?.[v.vertex] !== undefined;
+    if (v && !live) this.selectedVertex = null; // stale after an undo
+    if (v && live) {
+      if (ringOf(this.draft, v).length <= 3) {
+        this.host.status('a ring keeps at least 3 vertices: delete the polygon instead (click inside it, then Delete)');
+        return;
+      }
+      this.host.history.edit((d) => removeVertex(d, v));
+      this.selectedVertex = null;
+      this.host.changed();
+      this.draw();
+      return;
+    }
     const i = this.selectedPolygon;
     if (i < 0 || i >= this.draft.polygons.length) return;
     this.host.history.edit((d) => d.polygons.splice(i, 1));

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseSceneFile } from '../../world/bake/scene-file';
 import { applyTransform, invertTransform, levelledTransform, levellingOf, levellingTransform, planeThroughPoints, remapAnnotations, shiftOrigin } from './levelling';
-import { draftToSceneFile, emptyDraft, SceneDraftHistory, sceneFileText, sceneFileToDraft, snapPoint, validateDraft, type SceneDraft } from './scene-draft';
+import { draftToSceneFile, emptyDraft, insertVertex, nearestEdge, removeVertex, SceneDraftHistory, sceneFileText, sceneFileToDraft, snapPoint, validateDraft, type SceneDraft } from './scene-draft';
 
 function street(): SceneDraft {
   const d = emptyDraft('my-street', 'my-street.ply');
@@ -85,6 +85,23 @@ describe('snapPoint', () => {
     expect(snapPoint(d, [12.26, 6.74], 0.5, 0.5)).toEqual([12.5, 6.5]);
     expect(snapPoint(d, [12.26, 6.74], 0.5)).toEqual([12.26, 6.74]);
     expect(snapPoint(d, [12.26, 6.74], 0.5, 0, [[12, 7]])).toEqual([12, 7]);
+  });
+});
+
+describe('vertex editing', () => {
+  it('inserts a vertex on the nearest edge and removes vertices down to a triangle', () => {
+    const d = street();
+    const e = nearestEdge(d, [10, 0.2], 0.5)!;
+    expect(e.after).toEqual({ polygon: 0, ring: -1, vertex: 0 });
+    expect(e.at).toEqual([10, 0]);
+    insertVertex(d, e.after, e.at);
+    expect(d.polygons[0].outer).toEqual([[0, 0], [10, 0], [20, 0], [20, 3], [0, 3]]);
+    expect(nearestEdge(d, [5.9, 1.5], 0.2)?.after).toEqual({ polygon: 0, ring: 0, vertex: 1 }); // the hole's right edge
+    expect(removeVertex(d, { polygon: 0, ring: -1, vertex: 1 })).toBe(true);
+    expect(removeVertex(d, { polygon: 0, ring: -1, vertex: 0 })).toBe(true);
+    expect(d.polygons[0].outer).toHaveLength(3);
+    expect(removeVertex(d, { polygon: 0, ring: -1, vertex: 0 })).toBe(false);
+    expect(nearestEdge(d, [50, 50], 1)).toBeNull();
   });
 });
 

@@ -311,3 +311,45 @@ export function polygonAt(d: SceneDraft, p: Vec2): number {
   for (let i = d.polygons.length - 1; i >= 0; i--) if (pointInRing(p[0], p[1], d.polygons[i].outer)) return i;
   return -1;
 }
+
+/**
+ * The edge of any polygon ring nearest to `p` within `radius` metres, as the vertex reference of its
+ * first end (the new vertex goes after it), with the closest point on it; or null.
+ */
+export function nearestEdge(d: SceneDraft, p: Vec2, radius: number): { after: VertexRef; at: Vec2 } | null {
+  let best: { after: VertexRef; at: Vec2 } | null = null;
+  let bestD = radius;
+  d.polygons.forEach((poly, i) => {
+    [poly.outer, ...poly.holes].forEach((ring, k) => ring.forEach((a, j) => {
+      const b = ring[(j + 1) % ring.length];
+      const dx = b[0] - a[0], dy = b[1] - a[1];
+      const l2 = dx * dx + dy * dy;
+      const t = l2 > 0 ? Math.max(0, Math.min(1, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / l2)) : 0;
+      const at: Vec2 = [a[0] + t * dx, a[1] + t * dy];
+      const dist = Math.hypot(at[0] - p[0], at[1] - p[1]);
+      if (dist <= bestD) {
+        bestD = dist;
+        best = { after: { polygon: i, ring: k - 1, vertex: j }, at };
+      }
+    }));
+  });
+  return best;
+}
+
+/** Inserts vertex `at` after `after` in its ring (edits `d`). */
+export function insertVertex(d: SceneDraft, after: VertexRef, at: Vec2): void {
+  ringOf(d, after).splice(after.vertex + 1, 0, [at[0], at[1]]);
+}
+
+/**
+ * Removes a vertex (edits `d`); a ring left with fewer than 3 vertices is not allowed.
+ *
+ * @returns false (and changes nothing) when the ring has only 3 vertices.
+ */
+export function removeVertex(d: SceneDraft, v: VertexRef): boolean {
+  const ring = ringOf(d, v);
+  if (ring.length <= 3) return false;
+  ring.splice(v.vertex, 1);
+  return true;
+}
+
