@@ -1,3 +1,4 @@
+/** The ground-plane fit (RANSAC + least squares) on synthetic streets with walls and floaters; the levelling rotation. */
 import { describe, expect, it } from 'vitest';
 import { quatToMat3 } from '../core/quaternion';
 import { createRng } from '../core/random';
@@ -65,13 +66,11 @@ describe('fitGroundPlane (RANSAC + least squares)', () => {
   });
 
   it('refuses a capture with no opaque splats, and a hint no plane matches', () => {
-    const cloud = tiltedStreet([0, 0, 1]);
     const clear = allocateSplatCloud(10, 0);
     expect(() => fitGroundPlane(clear)).toThrow(GroundFitError);
     expect(() => fitGroundPlane(clear)).toThrow(/only 0 of 10 splats are opaque/);
     const flat = allocateSplatCloud(100, 0);
     for (let i = 0; i < 100; i++) { flat.positions.set([i % 10, Math.floor(i / 10), 0], 3 * i); flat.opacities[i] = 1; }
     expect(() => fitGroundPlane(flat, { upHint: [1, 0, 0], maxTiltDeg: 10 })).toThrow(/no plane within 10°/);
-    expect(cloud.count).toBe(8000);
   });
 });
