@@ -19,6 +19,9 @@ import type { Policy } from '../policy/policy';
 import { batchedEnvironmentPolicy } from '../policy/episode-adapter';
 import { ExpertPolicy } from '../policy/expert-policy';
 import { CameraBatch } from '../sensors/camera-batch';
+import { DEFAULT_CAMERA_MOUNT } from '../policy/manifest';
+import { readTextureBytes } from '../gpu/readback';
+import { toBase64 } from '../core/bytes';
 import type { PedestrianView } from '../sensors/robot-camera';
 import { DELIVERY_ROBOT } from '../robot/robot-spec';
 import { CROWD_DT } from './episode';
@@ -48,6 +51,27 @@ export interface BenchRequest {
   scenes?: Record<string, { text: string; capture: string }>;
   /** Also return the run's GPU work counters ({@link BenchResult.stats}; `npm run bench -- --stats`). */
   stats?: boolean;
+  /**
+   * Dataset recording (`npm run dataset`): the expert's episodes also render the robot camera
+   * (default mount) every control step and hand each frame, as a JPEG with the robot's pose, to
+   * `window.curbsideFrame` ({@link RecordedFrame}) before acting.
+   */
+  record?: { width: number; height: number; quality: number };
+}
+
+/** One recorded robot-camera frame (`BenchRequest.record`). */
+export interface RecordedFrame {
+  scenarioId: string;
+  run: number;
+  /** Control step of the episode, from 0. */
+  step: number;
+  /** Episode time, s; the robot's pose then (world frame, metres, radians). */
+  time: number;
+  x: number;
+  y: number;
+  yaw: number;
+  /** The JPEG, base64. */
+  jpeg: string;
 }
 
 /** What the GPU did over a whole `runBenchEpisodes` run (one device), with `BenchRequest.stats`. */
@@ -141,6 +165,11 @@ function pedestrianViews(pedestrians: PedestrianSlotView): PedestrianView[] {
   return pedestrians.discs().map((d, i) => ({ x: d.x, y: d.y, heading: anim[i].heading, walkSpeed: anim[i].walkSpeed, gesture: anim[i].gesture }));
 }
 
+/** Starts a slot's robot camera on an episode: its world, background (capture or baked chunks, plus fences) and seed. */
+async function loadSlotCamera(session: Session, cameras: CameraBatch, slot: number, start: { job: BenchJob; world: ScenarioWorld }): Promise<void> {
+  await cameras.load(slot, start.world.world, start.job.seed, await jobBackground(session, cameras, start.job, start.world));
+}
+
 /**
  * A camera-fed policy over B slots: each control step the robot cameras of the active slots (city
  * splats and that slot's pedestrians) are rendered in one submission, then the policy acts once on
@@ -161,12 +190,58 @@ function cameraPolicy(session: Session, model: ModelPolicy, cameras: CameraBatch
     name: model.name,
     rateHz: model.rateHz,
     async reset(slot, start) {
-      await cameras.load(slot, start.world.world, start.job.seed, await jobBackground(session, cameras, start.job, start.world));
+      await loadSlotCamera(session, cameras, slot, start);
       pedestrians[slot] = start.pedestrians;
       first[slot] = true;
       await adapter.reset(slot, start.job.seed);
     },
     act: (observations) => adapter.act(observations),
+  };
+}
+
+/** RGBA8 pixels → JPEG bytes (the page's encoder). */
+async function encodeJpeg(rgba: Uint8Array, width: number, height: number, quality: number): Promise<Uint8Array> {
+  const canvas = new OffscreenCanvas(width, height);
+  const ctx = canvas.getContext('2d')!;
+  const pixels = new Uint8ClampedArray(rgba.length);
+  pixels.set(rgba);
+  for (let i = 3; i < pixels.length; i += 4) pixels[i] = 255;
+  ctx.putImageData(new ImageData(pixels, width, height), 0, 0);
+  return new Uint8Array(await (await canvas.convertToBlob({ type: 'image/jpeg', quality })).arrayBuffer());
+}
+
+/**
+ * The expert driving while its robot camera records (`BenchRequest.record`): each control step the
+ * active slots' cameras render in one submission, each frame is read back, encoded and handed to
+ * the Node side with the pose, then the expert acts on the same observations.
+ */
+function recordingPolicy(session: Session, inner: BatchEpisodePolicy<BenchJob, ScenarioWorld>, cameras: CameraBatch, quality: number): BatchEpisodePolicy<BenchJob, ScenarioWorld> {
+  const pedestrians: (PedestrianSlotView | null)[] = new Array(cameras.slots).fill(null);
+  const jobs: (BenchJob | null)[] = new Array(cameras.slots).fill(null);
+  const steps: number[] = new Array(cameras.slots).fill(0);
+  const send = (window as unknown as { curbsideFrame: (f: RecordedFrame) => Promise<void> }).curbsideFrame;
+  return {
+    name: inner.name,
+    rateHz: inner.rateHz,
+    async reset(slot, start) {
+      await loadSlotCamera(session, cameras, slot, start);
+      pedestrians[slot] = start.pedestrians;
+      jobs[slot] = start.job;
+      steps[slot] = 0;
+      await inner.reset(slot, start);
+    },
+    async act(observations) {
+      await cameras.render(observations.map((o, i) => (o ? { state: o.state, pedestrians: pedestrianViews(pedestrians[i]!), dt: steps[i] === 0 ? 0 : 1 / inner.rateHz } : null)));
+      for (let i = 0; i < observations.length; i++) {
+        const o = observations[i];
+        if (!o) continue;
+        const frame = cameras.frame(i);
+        const jpeg = await encodeJpeg(await readTextureBytes(session.device, frame), frame.width, frame.height, quality);
+        const job = jobs[i]!;
+        await send({ scenarioId: job.scenario.id, run: job.run, step: steps[i]++, time: o.time, x: o.state.x, y: o.state.y, yaw: o.state.yaw, jpeg: toBase64(jpeg) });
+      }
+      return inner.act(observations);
+    },
   };
 }
 
@@ -181,8 +256,15 @@ async function runPolicyJobs(session: Session, policy: string, jobs: readonly Be
   const resources: { destroy(): void }[] = [pedestrians];
   try {
     let batchPolicy: BatchEpisodePolicy<BenchJob, ScenarioWorld>;
-    if (policy === 'expert') batchPolicy = perSlotPolicy(() => new ExpertPolicy(DELIVERY_ROBOT), slots);
-    else {
+    if (policy === 'expert') {
+      batchPolicy = perSlotPolicy(() => new ExpertPolicy(DELIVERY_ROBOT), slots);
+      const rec = session.req.record;
+      if (rec) {
+        const cameras = new CameraBatch(session.device, slots, { mount: { ...DEFAULT_CAMERA_MOUNT }, width: rec.width, height: rec.height, viewDistance: CAMERA_VIEW_DISTANCE });
+        resources.push(cameras);
+        batchPolicy = recordingPolicy(session, batchPolicy, cameras, rec.quality);
+      }
+    } else {
       const model = await modelPolicy(session, policy, slots);
       resources.push(model);
       const { width, height } = model.manifest.image;

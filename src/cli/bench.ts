@@ -11,7 +11,7 @@
  * $CURBSIDE_REMOTE_TOKEN): the runner prints the URL and token for the model process, waits for it to
  * connect and send its spec, then hands the relay to the page (src/bench/headless-api.ts).
  */
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Command, Option } from 'commander';
 import { summarise, summaryTable } from '../bench/aggregate';
@@ -20,29 +20,15 @@ import { buildReport } from '../bench/report-html';
 import { episodeBackdrop } from '../bench/backdrop';
 import { appendResult, episodeKey, parseShard, readResults, shardFromEnvironment, type EpisodeRecord } from '../bench/results-log';
 import { planJobs } from '../bench/plan';
-import { parseScenarios, type Scenario } from '../sim/scenario';
 import type { BenchRequest, BenchStats } from '../bench/headless-api';
 import { NO_GPU_WORK, statsLine } from '../gpu/gpu-stats';
 import { parsePolicyManifest, type PolicyManifest } from '../policy/manifest';
 import { parseRelayPolicy, RemotePolicyServer } from '../policy/remote-server';
-import { parseSceneFile, SceneFileError, sceneTransform } from '../world/bake/scene-file';
-import { ensureSceneCapture } from '../bench/scanned-scenes-node';
 import { withHarness } from '../tools/browser-harness';
 import { CliError } from '../core/user-error';
 import { runCli } from './run-cli';
+import { loadSuite, NAMED_SUITES, serveScenes } from './suite-inputs';
 import { positiveInt } from './parse';
-
-const ROOT = resolve(import.meta.dirname, '../..');
-const SUITES_DIR = join(ROOT, 'scenes/suites');
-const NAMED_SUITES = ['smoke', 'unit', 'reactive', 'long'] as const;
-
-/** Loads a named suite (or all of them) or a scenario/suite file. */
-export function loadSuite(name: string): Scenario[] {
-  if (name === 'all') return NAMED_SUITES.filter((s) => s !== 'smoke').flatMap(loadSuite);
-  const path = (NAMED_SUITES as readonly string[]).includes(name) ? join(SUITES_DIR, `${name}.json`) : resolve(name);
-  if (!existsSync(path)) throw new CliError(`${name}: no such suite or scenario file (named suites: ${NAMED_SUITES.join(', ')}, all)`);
-  return parseScenarios(path, readFileSync(path, 'utf8'));
-}
 
 /** Checks a `--policy` value; remote ones in canonical form (the name results are recorded under). */
 function parsePolicy(value: string): string {
@@ -110,34 +96,6 @@ async function startRelay(policy: string, waitS: number): Promise<Relay> {
  *
  * @throws CliError naming the scene file when it is missing or invalid, or its capture is missing.
  */
-/** Farthest a scene's capture may sit from the origin for camera-fed policies, metres. */
-const FAR_SCENE_M = 20_000;
-
-async function serveScenes(serveFile: (path: string) => Promise<{ url: string }>, scenarios: readonly Scenario[], cameras: boolean): Promise<NonNullable<BenchRequest['scenes']>> {
-  const scenes: NonNullable<BenchRequest['scenes']> = {};
-  for (const s of scenarios) {
-    if (s.world.kind !== 'scene' || s.world.path in scenes) continue;
-    const file = resolve(ROOT, s.world.path);
-    if (!existsSync(file)) throw new CliError(`${s.id}: world.path ${s.world.path}: no such scene file (paths are relative to ${ROOT})`);
-    const text = readFileSync(file, 'utf8');
-    let capture = '';
-    try {
-      const scene = parseSceneFile(text, s.world.path);
-      if (cameras) {
-        // Splats are float32 on the GPU: a capture placed 10^5 m out renders in ~1 cm (10^6 m: ~6 cm) steps.
-        const [tx, ty] = sceneTransform(scene, s.world.path).translation;
-        const far = Math.max(Math.abs(tx), Math.abs(ty));
-        if (far > FAR_SCENE_M) throw new CliError(`${s.world.path}: its capture sits ${Math.round(far).toLocaleString('en')} m from the origin, where float32 splats lose precision; keep the scene local (the editor puts the origin on the capture) and record the offset in georeference.offset`);
-        capture = (await serveFile(resolve(ROOT, ensureSceneCapture(s.world.path, scene)))).url;
-      }
-    } catch (e) {
-      throw e instanceof SceneFileError ? new CliError(e.message) : e;
-    }
-    scenes[s.world.path] = { text, capture };
-  }
-  return scenes;
-}
-
 const program = new Command('bench')
   .description('Run a SidewalkBench-style scenario suite in headless Chromium and report the metrics.')
   .option('--suite <name|file>', 'smoke, unit, reactive, long, all, or a scenario/suite JSON file', 'smoke')
