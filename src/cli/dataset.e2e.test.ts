@@ -38,10 +38,11 @@ describe('npm run dataset', () => {
     const names = ['train', 'test'].flatMap((s) => readFileSync(join(out, 'data_splits', s, 'traj_names.txt'), 'utf8').split('\n').filter(Boolean));
     expect(names).toEqual(['smoke_obstructing_000_r0']);
     if (hasNumpy) {
-      const py = "import pickle, json, sys; d = pickle.load(open(sys.argv[1], 'rb')); print(json.dumps({'position': d['position'].tolist(), 'yaw': d['yaw'].tolist(), 'shape': list(d['position'].shape)}))";
+      const py = "import pickle, json, sys; d = pickle.load(open(sys.argv[1], 'rb')); print(json.dumps({'position': d['position'].tolist(), 'yaw': d['yaw'].tolist(), 'goal': d['goal'].tolist(), 'shape': list(d['position'].shape)}))";
       const r = spawnSync('python3', ['-c', py, join(traj, 'traj_data.pkl')], { encoding: 'utf8' });
       expect(r.status, r.stderr).toBe(0);
-      const d = JSON.parse(r.stdout) as { position: number[][]; yaw: number[]; shape: number[] };
+      const d = JSON.parse(r.stdout) as { position: number[][]; yaw: number[]; goal: number[]; shape: number[] };
+      expect(d.goal).toEqual((scenario as unknown as { robot: { goal: number[] } }).robot.goal);
       expect(d.shape).toEqual([20, 2]);
       expect(d.yaw).toHaveLength(20);
       const [x0, y0, yaw0] = scenario.robot.start;

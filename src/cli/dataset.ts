@@ -5,7 +5,7 @@
  *
  * ```
  * DIR/<trajectory>/0.jpg, 1.jpg, …        robot-camera frames at the expert's control rate
- * DIR/<trajectory>/traj_data.pkl          {"position": float64 [T, 2] (x, y), "yaw": float64 [T]}, world frame, metres / radians
+ * DIR/<trajectory>/traj_data.pkl          {"position": float64 [T, 2] (x, y), "yaw": float64 [T], "goal": [2]}, world frame, metres / radians
  * DIR/data_splits/train/traj_names.txt    one trajectory name per line (about 90 %)
  * DIR/data_splits/test/traj_names.txt     the rest (chosen by a hash of the name: stable as data grows)
  * DIR/dataset.json                        camera intrinsics, height, pitch, rate, episodes, Curbside version
@@ -78,6 +78,7 @@ runCli(async () => {
 
   const progress = new BenchProgress(jobs.length, all.length - jobs.length);
   const poses = new Map<string, { time: number; x: number; y: number; yaw: number }[]>();
+  const goals = new Map(jobs.map((j) => [trajectoryName(j.scenario.id, j.run), j.scenario.robot.goal] as const));
   if (jobs.length > 0) {
     await withHarness({ headed: o.headed, hardwareGpu: o.gpu }, async (h) => {
       await h.page.exposeFunction('curbsideFrame', (f: RecordedFrame) => {
@@ -94,9 +95,11 @@ runCli(async () => {
       await h.page.exposeFunction('curbsideEpisodeDone', (record: EpisodeRecord) => {
         const name = trajectoryName(record.scenarioId, record.run);
         const p = poses.get(name) ?? [];
+        const goal = goals.get(name) ?? [Number.NaN, Number.NaN];
         writeFileSync(join(out, name, 'traj_data.pkl'), pickleFloat64Arrays({
           position: { shape: [p.length, 2], data: p.flatMap((q) => [q.x, q.y]) },
           yaw: { shape: [p.length], data: p.map((q) => q.yaw) },
+          goal: { shape: [2], data: goal },
         }));
         poses.delete(name);
         progress.episode(record.success, `expert ${record.scenarioId}#${record.run} (${p.length} frames)`);
@@ -127,7 +130,7 @@ runCli(async () => {
     rateHz: new ExpertPolicy(DELIVERY_ROBOT).rateHz,
     camera: { width, height, fx: fy, fy, cx: width / 2, cy: height / 2, fovYDeg: DEFAULT_CAMERA_MOUNT.fovYDeg, heightM: DEFAULT_CAMERA_MOUNT.height, pitchDeg: DEFAULT_CAMERA_MOUNT.pitchDeg },
     frames: { format: 'jpeg', quality },
-    poses: 'traj_data.pkl: position [T, 2] (x, y) and yaw [T], world frame (Z up), metres and radians, frame k at row k',
+    poses: 'traj_data.pkl: position [T, 2] (x, y) and yaw [T], world frame (Z up), metres and radians, frame k at row k; goal [2], the scenario goal',
     trajectories: names.length,
     frameCount: frames,
   }, null, 2)}\n`);
