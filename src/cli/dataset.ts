@@ -1,5 +1,5 @@
 /**
- * `npm run dataset -- --suite S --out DIR [--seeds N] [--envs B] [--size WxH] [--quality Q] [--fresh]`:
+ * `npm run dataset -- --suite S --out DIR [--categories a,b] [--per-category N] [--seeds N] [--envs B] [--size WxH] [--quality Q] [--fresh]`:
  * records expert rollouts as visual-navigation training data, in the layout the field's training
  * code reads (visualnav-transformer / GNM):
  *
@@ -49,6 +49,8 @@ const program = new Command('dataset')
   .option('--envs <B>', 'environments stepped in lockstep', positiveInt(256), 1)
   .option('--size <WxH>', 'frame size, pixels', '160x120')
   .option('--quality <q>', 'JPEG quality in (0, 1]', '0.9')
+  .option('--categories <a,b,…>', 'only scenarios of these categories (e.g. straight,curve,crosswalk)')
+  .option('--per-category <N>', 'only the first N scenarios of each category, in suite order', positiveInt(100000))
   .option('--fresh', 'delete the directory\'s trajectories first instead of resuming')
   .option('--headed', 'show the browser window')
   .option('--gpu', "use the machine's GPU instead of SwiftShader");
@@ -58,14 +60,23 @@ export const trajectoryName = (scenarioId: string, run: number): string => `${sc
 
 runCli(async () => {
   program.parse();
-  const o = program.opts<{ suite: string; out: string; seeds: number; envs: number; size: string; quality: string; fresh?: boolean; headed?: boolean; gpu?: boolean }>();
+  const o = program.opts<{ suite: string; out: string; seeds: number; envs: number; size: string; quality: string; categories?: string; perCategory?: number; fresh?: boolean; headed?: boolean; gpu?: boolean }>();
   const size = /^(\d+)x(\d+)$/.exec(o.size);
   if (!size || Number(size[1]) < 8 || Number(size[2]) < 8 || Number(size[1]) > 4096 || Number(size[2]) > 4096) throw new CliError(`--size ${o.size}: expected WxH, 8–4096 pixels each`);
   const [width, height] = [Number(size[1]), Number(size[2])];
   const quality = Number(o.quality);
   if (!(quality > 0 && quality <= 1)) throw new CliError(`--quality ${o.quality}: expected a number in (0, 1]`);
   const out = resolve(o.out);
-  const scenarios = loadSuite(o.suite);
+  const wanted = o.categories?.split(',').map((c) => c.trim()).filter(Boolean);
+  const taken = new Map<string, number>();
+  const scenarios = loadSuite(o.suite).filter((s) => {
+    if (wanted && !wanted.includes(s.category)) return false;
+    const n = taken.get(s.category) ?? 0;
+    if (o.perCategory !== undefined && n >= o.perCategory) return false;
+    taken.set(s.category, n + 1);
+    return true;
+  });
+  if (scenarios.length === 0) throw new CliError(`--suite ${o.suite}${wanted ? ` --categories ${o.categories}` : ''}: no scenarios to record`);
   if (o.fresh && existsSync(out)) for (const d of readdirSync(out)) if (existsSync(join(out, d, 'traj_data.pkl')) || d === 'data_splits' || d === 'dataset.json') rmSync(join(out, d), { recursive: true, force: true });
   mkdirSync(out, { recursive: true });
 
