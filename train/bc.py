@@ -14,9 +14,10 @@ t + (k+1)*STEP frames (one control period apart). Loss: mean squared error in me
 labels are mirrored left-right at random (y, goal y negated) as augmentation.
 
 Export: `model.onnx` (inputs `obs` [B, T, 3, H, W] normalised by Curbside with ImageNet mean/std,
-`goal` [B, 2]; output `waypoints` [B, K, 2]) and its `curbside-policy/1` manifest `model.json`
+`goal` [B, 2]; output `waypoints` [B, K, 2]), its `curbside-policy/1` manifest `model.json`
 (rate = dataset rate / STEP; the PD controller follows waypoint 1 scaled by 1/2, the mean motion over two
-control periods), plus `train-log.json` (the command, data, per-epoch losses, timings) beside them.
+control periods), the PyTorch checkpoint `model.pt`, `train-log.json` (the command, data, per-epoch losses, timings) and `fixture.json`
+(PyTorch's output on a formula input, which a browser test feeds onnxruntime-web) beside them.
 """
 from __future__ import annotations
 
@@ -161,6 +162,7 @@ def main(argv: list[str] | None = None) -> None:
 
     a.out.mkdir(parents=True, exist_ok=True)
     model.eval()
+    torch.save(model.state_dict(), a.out / "model.pt")  # the PyTorch checkpoint (GnmLite), for serving over the remote bridge
     example = (torch.from_numpy(train[0][:2]), torch.from_numpy(train[1][:2]))
     torch.onnx.export(model, example, str(a.out / "model.onnx"), input_names=["obs", "goal"], output_names=["waypoints"],
                       dynamic_axes={"obs": {0: "B"}, "goal": {0: "B"}, "waypoints": {0: "B"}}, opset_version=17, dynamo=False)
@@ -183,6 +185,17 @@ def main(argv: list[str] | None = None) -> None:
     with torch.no_grad():
         torch_out = model(*example).numpy()
     log["export_max_abs_diff"] = float(np.abs(onnx_out - torch_out).max())
+    # A fixture for the page's onnxruntime-web: a formula input (no image to ship) and PyTorch's output.
+    n = CONTEXT * 3 * HEIGHT * WIDTH
+    fixture_obs = torch.from_numpy((1.5 * np.sin(0.37 * np.arange(n))).astype(np.float32).reshape(1, CONTEXT, 3, HEIGHT, WIDTH))
+    fixture_goal = torch.tensor([[6.0, -1.5]])
+    with torch.no_grad():
+        fixture_out = model(fixture_obs, fixture_goal).numpy()
+    (a.out / "fixture.json").write_text(json.dumps({
+        "obs": "float32 [1, %d, 3, %d, %d], element i = 1.5 * sin(0.37 * i)" % (CONTEXT, HEIGHT, WIDTH),
+        "goal": [[6.0, -1.5]],
+        "waypoints": fixture_out.astype(float).round(7).tolist(),
+    }, indent=2) + "\n")
     log["train_seconds"] = round(time.time() - t1, 1)
     log["load_seconds"] = round(load_s, 1)
     (a.out / "train-log.json").write_text(json.dumps(log, indent=2) + "\n")
