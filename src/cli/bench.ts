@@ -90,12 +90,6 @@ async function startRelay(policy: string, waitS: number): Promise<Relay> {
   return { policy, server, ready };
 }
 
-/**
- * Reads the scene files of the scanned-scene worlds among `scenarios` (paths relative to the
- * repository root) and, when a camera-fed policy runs, serves each scene's capture to the page.
- *
- * @throws CliError naming the scene file when it is missing or invalid, or its capture is missing.
- */
 const program = new Command('bench')
   .description('Run a SidewalkBench-style scenario suite in headless Chromium and report the metrics.')
   .option('--suite <name|file>', 'smoke, unit, reactive, long, all, or a scenario/suite JSON file', 'smoke')

@@ -25,6 +25,13 @@ export function loadSuite(name: string): Scenario[] {
 /** Farthest a scene's capture may sit from the origin for camera-fed policies, metres. */
 const FAR_SCENE_M = 20_000;
 
+/**
+ * Reads the scene files of the scanned-scene worlds among `scenarios` (paths relative to the
+ * repository root) and, when a camera-fed policy runs, serves each scene's capture to the page.
+ *
+ * @throws CliError naming the scene file when it is missing or invalid, its capture is missing (and cannot be baked), or it sits
+ *   over 20 km from the origin while a camera-fed policy runs.
+ */
 export async function serveScenes(serveFile: (path: string) => Promise<{ url: string }>, scenarios: readonly Scenario[], cameras: boolean): Promise<NonNullable<BenchRequest['scenes']>> {
   const scenes: NonNullable<BenchRequest['scenes']> = {};
   for (const s of scenarios) {
