@@ -1,6 +1,6 @@
 """Behaviour cloning of a small GNM-style navigation policy on `npm run dataset` data, exported to ONNX.
 
-    python -m train.bc --data out/data/unit --out assets/policies/bc-gnm [--epochs 15] [--seed 0]
+    python -m train.bc --data out/data/unit75 [out/data/reactive72 ...] --out assets/policies/bc-gnm [--epochs 15] [--seed 0]
 
 Input: the GNM / visualnav-transformer layout `npm run dataset` writes (trajectory folders of
 `0.jpg, 1.jpg, ...` at the expert's rate, `traj_data.pkl` with `position` [T, 2], `yaw` [T] and the
@@ -104,7 +104,7 @@ class GnmLite(nn.Module):
 
 def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(prog="python -m train.bc", description=__doc__.split("\n\n")[0])
-    p.add_argument("--data", required=True, type=Path, help="dataset directory (npm run dataset --out)")
+    p.add_argument("--data", required=True, type=Path, nargs="+", help="dataset directories (npm run dataset --out), trained on together")
     p.add_argument("--out", required=True, type=Path, help="policy directory to write (model.onnx, model.json, train-log.json)")
     p.add_argument("--epochs", type=int, default=15)
     p.add_argument("--batch", type=int, default=64)
@@ -112,22 +112,32 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--name", default="bc-gnm", help="manifest name")
     a = p.parse_args(argv)
-    meta_path = a.data / "dataset.json"
-    if not meta_path.exists():
-        raise SystemExit(f"train.bc: {meta_path}: missing; make the data with npm run dataset -- --out {a.data}")
-    meta = json.loads(meta_path.read_text())
+    metas = []
+    for d in a.data:
+        meta_path = d / "dataset.json"
+        if not meta_path.exists():
+            raise SystemExit(f"train.bc: {meta_path}: missing; make the data with npm run dataset -- --out {d}")
+        metas.append(json.loads(meta_path.read_text()))
+        if metas[-1]["rateHz"] != metas[0]["rateHz"] or metas[-1]["camera"]["fovYDeg"] != metas[0]["camera"]["fovYDeg"]:
+            raise SystemExit(f"train.bc: {meta_path}: rate or camera differs from {a.data[0]}'s; record the datasets alike")
+    meta = metas[0]
     torch.manual_seed(a.seed)
     rng = np.random.default_rng(a.seed)
     t0 = time.time()
-    train = load_split(a.data, "train")
-    test = load_split(a.data, "test") if (a.data / "data_splits/test/traj_names.txt").read_text().strip() else None
+    def joined(split: str):
+        parts = [load_split(d, split) for d in a.data if (d / "data_splits" / split / "traj_names.txt").read_text().strip()]
+        return tuple(np.concatenate([p[k] for p in parts]) for k in range(3)) if parts else None
+    train = joined("train")
+    if train is None:
+        raise SystemExit(f"train.bc: {', '.join(map(str, a.data))}: no training trajectories")
+    test = joined("test")
     load_s = time.time() - t0
-    print(f"train.bc: {len(train[0])} training samples{'' if test is None else f', {len(test[0])} test'} from {a.data} ({load_s:.0f} s)", flush=True)
+    print(f"train.bc: {len(train[0])} training samples{'' if test is None else f', {len(test[0])} test'} from {', '.join(map(str, a.data))} ({load_s:.0f} s)", flush=True)
     model = GnmLite()
     opt = torch.optim.Adam(model.parameters(), lr=a.lr)
     sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, a.epochs)
     tensors = [torch.from_numpy(x) for x in train]
-    log = {"command": " ".join(["python -m train.bc", *(argv if argv is not None else sys.argv[1:])]), "dataset": meta, "samples": {"train": len(train[0]), "test": 0 if test is None else len(test[0])}, "epochs": []}
+    log = {"command": " ".join(["python -m train.bc", *(argv if argv is not None else sys.argv[1:])]), "datasets": metas, "samples": {"train": len(train[0]), "test": 0 if test is None else len(test[0])}, "epochs": []}
 
     def evaluate(split) -> float:
         model.eval()

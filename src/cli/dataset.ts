@@ -1,5 +1,5 @@
 /**
- * `npm run dataset -- --suite S --out DIR [--categories a,b] [--per-category N] [--seeds N] [--envs B] [--size WxH] [--quality Q] [--fresh]`:
+ * `npm run dataset -- --suite S --out DIR [--categories a,b] [--per-category N] [--skip-per-category K] [--seeds N] [--envs B] [--size WxH] [--quality Q] [--fresh]`:
  * records expert rollouts as visual-navigation training data, in the layout the field's training
  * code reads (visualnav-transformer / GNM):
  *
@@ -51,6 +51,11 @@ const program = new Command('dataset')
   .option('--quality <q>', 'JPEG quality in (0, 1]', '0.9')
   .option('--categories <a,b,…>', 'only scenarios of these categories (e.g. straight,curve,crosswalk)')
   .option('--per-category <N>', 'only the first N scenarios of each category, in suite order', positiveInt(100000))
+  .option('--skip-per-category <K>', 'skip the first K scenarios of each category (to keep them for evaluation)', (v) => {
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < 0) throw new CliError(`--skip-per-category: expected a non-negative integer, got '${v}'`);
+    return n;
+  })
   .option('--fresh', 'delete the directory\'s trajectories first instead of resuming')
   .option('--headed', 'show the browser window')
   .option('--gpu', "use the machine's GPU instead of SwiftShader");
@@ -60,7 +65,7 @@ export const trajectoryName = (scenarioId: string, run: number): string => `${sc
 
 runCli(async () => {
   program.parse();
-  const o = program.opts<{ suite: string; out: string; seeds: number; envs: number; size: string; quality: string; categories?: string; perCategory?: number; fresh?: boolean; headed?: boolean; gpu?: boolean }>();
+  const o = program.opts<{ suite: string; out: string; seeds: number; envs: number; size: string; quality: string; categories?: string; perCategory?: number; skipPerCategory?: number; fresh?: boolean; headed?: boolean; gpu?: boolean }>();
   const size = /^(\d+)x(\d+)$/.exec(o.size);
   if (!size || Number(size[1]) < 8 || Number(size[2]) < 8 || Number(size[1]) > 4096 || Number(size[2]) > 4096) throw new CliError(`--size ${o.size}: expected WxH, 8–4096 pixels each`);
   const [width, height] = [Number(size[1]), Number(size[2])];
@@ -72,9 +77,9 @@ runCli(async () => {
   const scenarios = loadSuite(o.suite).filter((s) => {
     if (wanted && !wanted.includes(s.category)) return false;
     const n = taken.get(s.category) ?? 0;
-    if (o.perCategory !== undefined && n >= o.perCategory) return false;
     taken.set(s.category, n + 1);
-    return true;
+    const skip = o.skipPerCategory ?? 0;
+    return n >= skip && (o.perCategory === undefined || n < skip + o.perCategory);
   });
   if (scenarios.length === 0) throw new CliError(`--suite ${o.suite}${wanted ? ` --categories ${o.categories}` : ''}: no scenarios to record`);
   if (o.fresh && existsSync(out)) for (const d of readdirSync(out)) if (existsSync(join(out, d, 'traj_data.pkl')) || d === 'data_splits' || d === 'dataset.json') rmSync(join(out, d), { recursive: true, force: true });
