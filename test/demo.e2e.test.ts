@@ -130,11 +130,11 @@ describe('demo page', () => {
     await page.close();
   }, 120_000);
 
-  it('drives the robot with the example ONNX policy picked in the panel', async () => {
-    const page = await h.open(`${QUERY}&suite=city&walkers=2&bodies=0&camera=follow`);
+  for (const [kind, name] of [['onnx-example', 'example single-frame'], ['onnx-bc-gnm', 'bc-gnm']] as const) it(`drives the robot with the ONNX policy ${kind} picked in the panel`, async () => {
+    const page = await h.open(`${QUERY}&suite=${kind === 'onnx-example' ? 'city' : 'smoke'}&walkers=2&bodies=0&camera=follow`);
     const start = await demo(page, () => (window as unknown as { curbsideDemo: Demo }).curbsideDemo.state().robot);
-    await page.selectOption('#policy', 'onnx-example');
-    await page.waitForFunction(() => (window as unknown as { curbsideDemo: Demo }).curbsideDemo.policy() === 'example single-frame', undefined, { timeout: 30_000 });
+    await page.selectOption('#policy', kind);
+    await page.waitForFunction((n) => (window as unknown as { curbsideDemo: Demo }).curbsideDemo.policy() === n, name, { timeout: 30_000 });
     await page.waitForFunction(
       (s0) => {
         const r = (window as unknown as { curbsideDemo: Demo }).curbsideDemo.state().robot;

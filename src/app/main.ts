@@ -26,7 +26,7 @@ import { timeOfDayLighting } from './lighting';
 import type { EpisodePolicy } from '../sim/episode-contracts';
 import type { OnnxPolicy } from '../policy/onnx-policy';
 import type { PolicyManifest } from '../policy/manifest';
-import { CameraPolicy, EXAMPLE_ONNX_URLS, loadOnnxFromBytes, loadOnnxFromUrls } from './onnx-driver';
+import { CameraPolicy, PICKER_ONNX_URLS, loadOnnxFromBytes, loadOnnxFromUrls } from './onnx-driver';
 import { DROPPED_ONNX_KIND, isOnnxKind, makePolicy, ReplayPolicy, type TeleopKeys } from './policies';
 import { FREE_ROAM_ID, freeRoamScenario, loadSuite, withAmbientWalkers, type SuiteName } from './scenarios';
 import { DemoSession } from './session';
@@ -111,8 +111,9 @@ async function main(): Promise<void> {
   function onnxModel(kind: string): Promise<OnnxPolicy> {
     let p = onnxModels.get(kind);
     if (!p) {
-      if (kind !== 'onnx-example') throw new Error('no ONNX model dropped yet: drop a model .onnx together with its .json manifest');
-      p = loadOnnxFromUrls(device, EXAMPLE_ONNX_URLS.model, EXAMPLE_ONNX_URLS.manifest);
+      const urls = PICKER_ONNX_URLS[kind];
+      if (!urls) throw new Error('no ONNX model dropped yet: drop a model .onnx together with its .json manifest');
+      p = loadOnnxFromUrls(device, urls.model, urls.manifest);
       onnxModels.set(kind, p);
       p.catch(() => onnxModels.delete(kind));
     }

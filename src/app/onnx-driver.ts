@@ -24,6 +24,12 @@ import type { LiveEpisode } from './live-episode';
 /** The example model the policy picker offers (served by Vite from the repository root). */
 export const EXAMPLE_ONNX_URLS = { model: '/assets/policies/single-frame/model.onnx', manifest: '/assets/policies/single-frame/model.json' } as const;
 
+/** The models the policy picker offers, by picker value: the untrained example and the trained baseline. */
+export const PICKER_ONNX_URLS: Record<string, { model: string; manifest: string }> = {
+  'onnx-example': EXAMPLE_ONNX_URLS,
+  'onnx-bc-gnm': { model: '/assets/policies/bc-gnm/model.onnx', manifest: '/assets/policies/bc-gnm/model.json' },
+};
+
 /** Most pedestrians the demo's robot camera draws (the nearest to the robot). */
 export const DEMO_CAMERA_PEDESTRIANS = 24;
 

@@ -9,18 +9,18 @@ import { DELIVERY_ROBOT, type RobotSpec } from '../robot/robot-spec';
 import type { VelocityCommand } from '../robot/unicycle';
 
 /** Policies the picker offers (a dropped ONNX model is added as {@link DROPPED_ONNX_KIND}). */
-export const POLICY_KINDS = ['teleop', 'expert', 'onnx-example'] as const;
+export const POLICY_KINDS = ['teleop', 'expert', 'onnx-example', 'onnx-bc-gnm'] as const;
 export type PolicyKind = (typeof POLICY_KINDS)[number];
 
 /** Picker value of the last dropped ONNX model. */
 export const DROPPED_ONNX_KIND = 'onnx-dropped';
 
 /** Picker labels of {@link POLICY_KINDS}. */
-export const POLICY_LABELS: Record<PolicyKind, string> = { teleop: 'teleop', expert: 'expert', 'onnx-example': 'example ONNX (single-frame)' };
+export const POLICY_LABELS: Record<PolicyKind, string> = { teleop: 'teleop', expert: 'expert', 'onnx-example': 'example ONNX (single-frame, untrained)', 'onnx-bc-gnm': 'trained ONNX (bc-gnm)' };
 
 /** Whether a picker value is an ONNX policy (built on the GPU by the app shell, not by {@link makePolicy}). */
 export function isOnnxKind(kind: string): boolean {
-  return kind === 'onnx-example' || kind === DROPPED_ONNX_KIND;
+  return kind === 'onnx-example' || kind === 'onnx-bc-gnm' || kind === DROPPED_ONNX_KIND;
 }
 
 /** Teleop control rate, Hz (the expert's rate, so recordings of either replay at one rate). */
