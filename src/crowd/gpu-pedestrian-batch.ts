@@ -33,6 +33,7 @@
  * Use: `const batch = await GpuPedestrianBatch.create(device, { slots: B, maxPedestriansPerSlot: 16 })`,
  * then exactly as {@link CpuPedestrianBatch}; `await` each `step` before the next.
  */
+import { MAX_WALK_SPEED } from '../humans/motion';
 import type { Ring, Vec2 } from '../core/geometry2d';
 import type { PedestrianSpec } from '../sim/scenario';
 import type { PedestrianDisc } from '../robot/failure-monitor';
@@ -352,7 +353,9 @@ export class GpuPedestrianBatch implements PedestrianBatch {
       gestures: () => each(gesture),
       animation: (): AnimationState[] =>
         each((o) => {
-          const speed = Math.hypot(f[o + 2], f[o + 3]);
+          // The length of a float32 velocity at the 2 m/s limit can round just above it (2.0000000362):
+          // the gait model refuses speeds over MAX_WALK_SPEED, so clamp what is rounding.
+          const speed = Math.min(MAX_WALK_SPEED, Math.hypot(f[o + 2], f[o + 3]));
           return { walkSpeed: speed, heading: f[o + K.heading / 4], gesture: gesture(o), idle: speed < 0.05 };
         }),
       triggered: (i: number) => (u[at(i) + K.flags / 4] & PED_FLAG_TRIGGERED) !== 0,
