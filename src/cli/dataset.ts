@@ -86,10 +86,8 @@ runCli(async () => {
   mkdirSync(out, { recursive: true });
 
   // Done: the trajectories with a traj_data.pkl (written last, after every frame).
-  const done = new Set<string>();
   const all = planJobs(scenarios, ['expert'], o.seeds, { index: 1, count: 1 }, new Set()).all;
-  for (const j of all) if (existsSync(join(out, trajectoryName(j.scenario.id, j.run), 'traj_data.pkl'))) done.add(`${j.scenario.id}\u0000expert\u0000${j.run}`);
-  const { todo: jobs } = planJobs(scenarios, ['expert'], o.seeds, { index: 1, count: 1 }, done);
+  const jobs = all.filter((j) => !existsSync(join(out, trajectoryName(j.scenario.id, j.run), 'traj_data.pkl')));
   console.log(`dataset: suite ${o.suite} (${scenarios.length} scenarios × ${o.seeds} seeds = ${all.length} trajectories), ${jobs.length} to record at ${width}×${height}, in ${out}`);
 
   const progress = new BenchProgress(jobs.length, all.length - jobs.length);

@@ -15,7 +15,7 @@
  */
 import type { Ring, Vec2 } from '../core/geometry2d';
 import type { SplatCloud } from '../splats/splat-cloud';
-import { signedArea } from './geometry';
+import { orient, signedArea } from './geometry';
 
 /** Options of {@link occupancyGrid} and {@link obstacleProposals} (defaults in {@link DEFAULT_OCCUPANCY}). */
 export interface OccupancyOptions {
@@ -121,16 +121,15 @@ export interface ObstacleProposal {
 /** Convex hull (Andrew's monotone chain) of points, CCW. */
 function convexHull(points: Vec2[]): Ring {
   const p = points.slice().sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-  const cross = (o: Vec2, a: Vec2, b: Vec2) => (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0]);
   const lower: Vec2[] = [];
   for (const q of p) {
-    while (lower.length >= 2 && cross(lower[lower.length - 2], lower[lower.length - 1], q) <= 0) lower.pop();
+    while (lower.length >= 2 && orient(lower[lower.length - 2], lower[lower.length - 1], q) <= 0) lower.pop();
     lower.push(q);
   }
   const upper: Vec2[] = [];
   for (let i = p.length - 1; i >= 0; i--) {
     const q = p[i];
-    while (upper.length >= 2 && cross(upper[upper.length - 2], upper[upper.length - 1], q) <= 0) upper.pop();
+    while (upper.length >= 2 && orient(upper[upper.length - 2], upper[upper.length - 1], q) <= 0) upper.pop();
     upper.push(q);
   }
   return lower.slice(0, -1).concat(upper.slice(0, -1));

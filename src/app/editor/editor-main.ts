@@ -19,9 +19,10 @@ import { parseSceneFile, sceneTransform, sceneWorld, transformSplatCloud } from 
 import { customScenario, scenarioFileText } from '../../bench/custom-scenario';
 import { SCENE_BEHAVIOURS } from '../../bench/scene-suite';
 import type { Behaviour } from '../../sim/scenario';
+import { download } from '../capture';
 import { el, showBanner, showUnsupported } from '../ui';
 import { EditorCanvas, type EditorTool } from './editor-canvas';
-import { groundPointAt, invertTransform, levellingOf, levellingTransform, planeThroughPoints, remapAnnotations, UP_AXES, type Levelling, type UpAxis } from './levelling';
+import { applyTransform, groundPointAt, invertTransform, levellingOf, levellingTransform, planeThroughPoints, remapAnnotations, UP_AXES, type Levelling, type UpAxis } from './levelling';
 import { DEFAULT_OCCUPANCY, obstacleProposals, occupancyGrid } from '../../world/scan-occupancy';
 import { draftToSceneFile, emptyDraft, SCAN_OBSTACLE_LABEL, SceneDraftHistory, sceneFileText, sceneFileToDraft, validateDraft, type DraftProblem, type DraftTransform, type SceneDraft } from './scene-draft';
 import { TopDownView } from './top-down-view';
@@ -156,9 +157,8 @@ function applyLevelling(message: string): void {
     d.transform = next;
   });
   // Keep the same spot of the scan in the middle of the view.
-  const moved = { ...emptyDraft('v', 'v'), points: [{ name: 'c', kind: 'landmark' as const, position: [cx, cy] as Vec2 }] };
-  remapAnnotations(moved, before, next);
-  canvas.view.centre = moved.points[0].position;
+  const [vx, vy] = applyTransform(next, invertTransform(before, [cx, cy, history.draft.groundHeight]));
+  canvas.view.centre = [vx, vy];
   writeLevellingInputs();
   setStatus(message);
   refreshLists();
@@ -312,15 +312,8 @@ function save(): void {
   const text = sceneFileText(history.draft);
   parseSceneFile(text, `${history.draft.name}.json`); // the file must read back
   handle.saved = text;
-  downloadText(`${history.draft.name}.json`, text);
+  download(new Blob([text], { type: 'application/json' }), `${history.draft.name}.json`);
   setStatus(`saved ${history.draft.name}.json: put it in scenes/ (capture path "${history.draft.capture}" is relative to it)`);
-}
-
-/** Downloads a browser file. */
-function downloadText(name: string, text: string): void {
-  const a = el('a', { href: URL.createObjectURL(new Blob([text], { type: 'application/json' })), download: name });
-  a.click();
-  URL.revokeObjectURL(a.href);
 }
 
 /** Fills the scenario's from / to lists with the named start and goal points. */
@@ -352,7 +345,7 @@ function saveScenario(): void {
   const text = scenarioFileText(scenario);
   handle.savedScenario = text;
   const slug = (n: string) => n.replace(/[^\w.-]+/g, '-');
-  downloadText(`${d.name}-${slug(from.name)}-${slug(to.name)}.json`, text);
+  download(new Blob([text], { type: 'application/json' }), `${d.name}-${slug(from.name)}-${slug(to.name)}.json`);
   setStatus(`saved scenario ${scenario.id} (${scenario.pedestrians.length} pedestrians)${notes.length ? `; ${notes.join('; ')}` : ''}`);
 }
 
