@@ -18,7 +18,7 @@ import type { PolicyManifest } from '../policy/manifest';
 import type { Policy } from '../policy/policy';
 import { batchedEnvironmentPolicy } from '../policy/episode-adapter';
 import { ExpertPolicy } from '../policy/expert-policy';
-import { CameraBatch } from '../sensors/camera-batch';
+import { CameraBatch, type CameraSlotView } from '../sensors/camera-batch';
 import { DEFAULT_CAMERA_MOUNT } from '../policy/manifest';
 import { readTextureBytes } from '../gpu/readback';
 import { toBase64 } from '../core/bytes';
@@ -165,9 +165,31 @@ function pedestrianViews(pedestrians: PedestrianSlotView): PedestrianView[] {
   return pedestrians.discs().map((d, i) => ({ x: d.x, y: d.y, heading: anim[i].heading, walkSpeed: anim[i].walkSpeed, gesture: anim[i].gesture }));
 }
 
-/** Starts a slot's robot camera on an episode: its world, background (capture or baked chunks, plus fences) and seed. */
-async function loadSlotCamera(session: Session, cameras: CameraBatch, slot: number, start: { job: BenchJob; world: ScenarioWorld }): Promise<void> {
-  await cameras.load(slot, start.world.world, start.job.seed, await jobBackground(session, cameras, start.job, start.world));
+/**
+ * The robot cameras of B slots across their episodes: a slot's camera is loaded with its episode's
+ * world, background (capture or baked chunks, plus fences), seed and pedestrians; each control step
+ * the active slots render in one submission, with gait time 0 on an episode's first frame.
+ */
+class SlotCameras {
+  private readonly pedestrians: (PedestrianSlotView | null)[];
+  private readonly first: boolean[];
+
+  constructor(private readonly session: Session, readonly cameras: CameraBatch, private readonly rateHz: number) {
+    this.pedestrians = new Array(cameras.slots).fill(null);
+    this.first = new Array(cameras.slots).fill(true);
+  }
+
+  async load(slot: number, start: { job: BenchJob; world: ScenarioWorld; pedestrians: PedestrianSlotView }): Promise<void> {
+    await this.cameras.load(slot, start.world.world, start.job.seed, await jobBackground(this.session, this.cameras, start.job, start.world));
+    this.pedestrians[slot] = start.pedestrians;
+    this.first[slot] = true;
+  }
+
+  /** Renders the slots whose observation is given; their frames are then `cameras.frame(slot)`. */
+  async render(observations: readonly ({ state: CameraSlotView['state'] } | null)[]): Promise<void> {
+    await this.cameras.render(observations.map((o, i) => (o ? { state: o.state, pedestrians: pedestrianViews(this.pedestrians[i]!), dt: this.first[i] ? 0 : 1 / this.rateHz } : null)));
+    observations.forEach((o, i) => o && (this.first[i] = false));
+  }
 }
 
 /**
@@ -176,13 +198,10 @@ async function loadSlotCamera(session: Session, cameras: CameraBatch, slot: numb
  * the B frames (read by its observation pass on the same device).
  */
 function cameraPolicy(session: Session, model: ModelPolicy, cameras: CameraBatch): BatchEpisodePolicy<BenchJob, ScenarioWorld> {
-  const pedestrians: (PedestrianSlotView | null)[] = new Array(cameras.slots).fill(null);
-  /** Whether a slot's next frame is its episode's first (gait time 0). */
-  const first: boolean[] = new Array(cameras.slots).fill(true);
+  const views = new SlotCameras(session, cameras, model.rateHz);
   const adapter = batchedEnvironmentPolicy(model, {
     async render(observations) {
-      await cameras.render(observations.map((o, i) => (o ? { state: o.state, pedestrians: pedestrianViews(pedestrians[i]!), dt: first[i] ? 0 : 1 / model.rateHz } : null)));
-      observations.forEach((o, i) => o && (first[i] = false));
+      await views.render(observations);
       return observations.map((_, i) => cameras.frame(i));
     },
   });
@@ -190,9 +209,7 @@ function cameraPolicy(session: Session, model: ModelPolicy, cameras: CameraBatch
     name: model.name,
     rateHz: model.rateHz,
     async reset(slot, start) {
-      await loadSlotCamera(session, cameras, slot, start);
-      pedestrians[slot] = start.pedestrians;
-      first[slot] = true;
+      await views.load(slot, start);
       await adapter.reset(slot, start.job.seed);
     },
     act: (observations) => adapter.act(observations),
@@ -216,7 +233,7 @@ async function encodeJpeg(rgba: Uint8Array, width: number, height: number, quali
  * the Node side with the pose, then the expert acts on the same observations.
  */
 function recordingPolicy(session: Session, inner: BatchEpisodePolicy<BenchJob, ScenarioWorld>, cameras: CameraBatch, quality: number): BatchEpisodePolicy<BenchJob, ScenarioWorld> {
-  const pedestrians: (PedestrianSlotView | null)[] = new Array(cameras.slots).fill(null);
+  const views = new SlotCameras(session, cameras, inner.rateHz);
   const jobs: (BenchJob | null)[] = new Array(cameras.slots).fill(null);
   const steps: number[] = new Array(cameras.slots).fill(0);
   const send = (window as unknown as { curbsideFrame: (f: RecordedFrame) => Promise<void> }).curbsideFrame;
@@ -224,14 +241,13 @@ function recordingPolicy(session: Session, inner: BatchEpisodePolicy<BenchJob, S
     name: inner.name,
     rateHz: inner.rateHz,
     async reset(slot, start) {
-      await loadSlotCamera(session, cameras, slot, start);
-      pedestrians[slot] = start.pedestrians;
+      await views.load(slot, start);
       jobs[slot] = start.job;
       steps[slot] = 0;
       await inner.reset(slot, start);
     },
     async act(observations) {
-      await cameras.render(observations.map((o, i) => (o ? { state: o.state, pedestrians: pedestrianViews(pedestrians[i]!), dt: steps[i] === 0 ? 0 : 1 / inner.rateHz } : null)));
+      await views.render(observations);
       for (let i = 0; i < observations.length; i++) {
         const o = observations[i];
         if (!o) continue;
