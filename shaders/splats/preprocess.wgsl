@@ -1,4 +1,6 @@
-// Splat preprocess: one thread per splat. Prepended: common/camera.wgsl, splats/splat-types.wgsl.
+// Splat preprocess: each invocation walks SPLATS_PER_INVOCATION consecutive splats (compaction: one
+// visibility word of 32). SwiftShader pays per invocation far more than per loop iteration: one
+// splat per invocation cost Semarang's 4.6 M splats ~550 ms of fixed overhead (bench/RESULTS.md). Prepended: common/camera.wgsl, splats/splat-types.wgsl.
 //
 // Entry point `preprocess` (Kerbl et al. 2023 §4 eqs. 5–6; reference rasteriser forward.cu:
 // preprocessCUDA), per splat j of this frame's visible cell ranges (binding 11: (start, count,
@@ -19,7 +21,7 @@
 // visibleBits words) into blockOffsets[b], the total into visibleCount, and the visible depth
 // range by atomicMax on (~bits(min), bits(max)) of the block's visible splats. The caller then scans
 // blockOffsets (exclusive prefix sum, PrefixScan).
-// Entry point `compact`, per splat: visible splat i of block b gets slot blockOffsets[b] + (visible
+// Entry point `compact`, per visibleBits word, its set bits in order: visible splat i of block b gets slot blockOffsets[b] + (visible
 // splats before it in the block, from the bit masks), in splat order (deterministic, unlike an
 // atomic counter), and writes sortKeys[slot] = its depth quantised over the visible [min, max] to
 // frame.keyBits bits and reversed (far first once sorted ascending), sortValues[slot] = i; and the
@@ -34,6 +36,7 @@
 // every frame.
 
 override WORKGROUP_SIZE: u32 = 256u;
+override SPLATS_PER_INVOCATION: u32 = 32u;   // preprocess: consecutive splats per invocation (a divisor of 32)
 override SH_DEGREE: u32 = 0u;
 override SH_REST_STRIDE: u32 = 1u;   // u32 words of packed snorm8 SH per splat (gpu-layout.ts: shRestStride)
 override FRUSTUM_CLAMP: f32 = 1.3;
@@ -123,16 +126,15 @@ fn cull(j: u32) -> bool {
   return false;
 }
 
-// The scene index of frame splat j: binary search for the last range whose prefix is ≤ j.
-fn splatIndex(j: u32) -> u32 {
+// The range holding frame splat j: binary search for the last range whose prefix is ≤ j.
+fn rangeOf(j: u32) -> u32 {
   var lo = 0u;
   var hi = frame.rangeCount - 1u;
   while (lo < hi) {
     let mid = (lo + hi + 1u) / 2u;
     if (ranges[mid].z <= j) { lo = mid; } else { hi = mid - 1u; }
   }
-  let r = ranges[lo];
-  return r.x + (j - r.z);
+  return lo;
 }
 
 // Steps 1–6 for frame splat j (scene splat i); true when it is visible.
@@ -196,9 +198,20 @@ fn project(j: u32, i: u32) -> bool {
 
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn preprocess(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
-  let j = gid.x + gid.y * nwg.x * WORKGROUP_SIZE;
-  if (j >= frame.splatCount) { return; }
-  if (project(j, splatIndex(j))) { atomicOr(&visibleBits[j / 32u], 1u << (j % 32u)); }
+  // SPLATS_PER_INVOCATION consecutive frame splats (all in one visibleBits word): SwiftShader pays
+  // per invocation far more than per loop iteration.
+  let first = (gid.x + gid.y * nwg.x * WORKGROUP_SIZE) * SPLATS_PER_INVOCATION;
+  if (first >= frame.splatCount) { return; }
+  let last = min(first + SPLATS_PER_INVOCATION, frame.splatCount);
+  var r = rangeOf(first);
+  var range = ranges[r];
+  var mask = 0u;
+  for (var j = first; j < last; j++) {
+    // Next cell range (ranges are in prefix order; a range may be empty).
+    while (r + 1u < frame.rangeCount && ranges[r + 1u].z <= j) { r++; range = ranges[r]; }
+    if (project(j, range.x + (j - range.z))) { mask |= 1u << (j % 32u); }
+  }
+  if (mask != 0u) { atomicOr(&visibleBits[first / 32u], mask); }
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)
@@ -230,21 +243,24 @@ fn countBlocks(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroup
 
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn compact(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
-  let i = gid.x + gid.y * nwg.x * WORKGROUP_SIZE;
-  if (i >= frame.splatCount) { return; }
-  if (i == 0u) { atomicStore(&counters[DRAW_VERTEX_COUNT], 3u * atomicLoad(&counters[VISIBLE_COUNT])); }
-  let word = i / 32u;
-  let bit = 1u << (i % 32u);
-  let mask = atomicLoad(&visibleBits[word]);
-  if ((mask & bit) == 0u) { return; }
-  let block = i / BLOCK_SIZE;
-  var rank = countOneBits(mask & (bit - 1u));
-  for (var w = block * BLOCK_WORDS; w < word; w++) { rank += countOneBits(atomicLoad(&visibleBits[w])); }
-  let slot = blockOffsets[block] + rank;
+  // One visibleBits word (32 frame splats) per invocation, its visible splats in order.
+  let word = gid.x + gid.y * nwg.x * WORKGROUP_SIZE;
+  if (word * 32u >= frame.splatCount) { return; }
+  if (word == 0u) { atomicStore(&counters[DRAW_VERTEX_COUNT], 3u * atomicLoad(&counters[VISIBLE_COUNT])); }
+  var mask = atomicLoad(&visibleBits[word]);
+  if (mask == 0u) { return; }
+  let block = word / BLOCK_WORDS;
+  var slot = blockOffsets[block];
+  for (var w = block * BLOCK_WORDS; w < word; w++) { slot += countOneBits(atomicLoad(&visibleBits[w])); }
   let minDepth = bitcast<f32>(~atomicLoad(&counters[MIN_DEPTH]));
   let maxDepth = bitcast<f32>(atomicLoad(&counters[MAX_DEPTH]));
   let maxKey = (1u << frame.keyBits) - 2u;
-  let u = clamp((bitcast<f32>(depths[i]) - minDepth) / max(maxDepth - minDepth, 1e-30), 0.0, 1.0);
-  sortKeys[slot] = maxKey - u32(round(u * f32(maxKey)));
-  sortValues[slot] = i;
+  while (mask != 0u) {
+    let i = word * 32u + firstTrailingBit(mask);
+    mask &= mask - 1u;
+    let u = clamp((bitcast<f32>(depths[i]) - minDepth) / max(maxDepth - minDepth, 1e-30), 0.0, 1.0);
+    sortKeys[slot] = maxKey - u32(round(u * f32(maxKey)));
+    sortValues[slot] = i;
+    slot++;
+  }
 }

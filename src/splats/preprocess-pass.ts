@@ -14,6 +14,8 @@ import { shRestStride } from './gpu-layout';
 import { ALPHA_MIN, COV2D_DILATION, FRUSTUM_CLAMP } from './projection';
 
 export const PREPROCESS_WORKGROUP_SIZE = 256;
+/** Consecutive splats one preprocess invocation projects (a divisor of 32: they share a visibility word). */
+export const SPLATS_PER_INVOCATION = 32;
 
 /** Buffers one preprocess dispatch reads and writes. */
 export interface PreprocessBindings {
@@ -107,6 +109,7 @@ export class SplatPreprocessPass {
           entryPoint: 'preprocess',
           constants: {
             WORKGROUP_SIZE: PREPROCESS_WORKGROUP_SIZE,
+            SPLATS_PER_INVOCATION,
             SH_DEGREE: shDegree,
             SH_REST_STRIDE: shRestStride(shDegree),
             FRUSTUM_CLAMP,
@@ -153,17 +156,19 @@ export class SplatPreprocessPass {
     blockScan: PrefixScan, blockOffsets: GPUBuffer, timestampWrites?: GPUComputePassTimestampWrites, orthographic = false,
   ): void {
     const pass = beginComputePass(this.device, encoder, { label: 'SplatPreprocessPass', timestampWrites });
-    const [x, y] = dispatchSize1d(count, PREPROCESS_WORKGROUP_SIZE, this.device.limits.maxComputeWorkgroupsPerDimension);
+    const maxGroups = this.device.limits.maxComputeWorkgroupsPerDimension;
+    // One invocation per SPLATS_PER_INVOCATION splats (projection) and per 32 (compaction: a visibleBits word).
+    const words = dispatchSize1d(Math.ceil(count / 32), PREPROCESS_WORKGROUP_SIZE, maxGroups);
     pass.setBindGroup(0, bindGroup);
     pass.setPipeline(this.pipeline(shDegree, orthographic));
-    pass.dispatchWorkgroups(x, y);
+    pass.dispatchWorkgroups(...dispatchSize1d(Math.ceil(count / SPLATS_PER_INVOCATION), PREPROCESS_WORKGROUP_SIZE, maxGroups));
     const { countBlocks, compact } = this.compaction();
     pass.setPipeline(countBlocks);
     pass.dispatchWorkgroups(...dispatchSize1d(compactBlocks(count), PREPROCESS_WORKGROUP_SIZE, this.device.limits.maxComputeWorkgroupsPerDimension));
     blockScan.encodePass(pass, blockOffsets, compactBlocks(count));
     pass.setBindGroup(0, bindGroup);
     pass.setPipeline(compact);
-    pass.dispatchWorkgroups(x, y);
+    pass.dispatchWorkgroups(...words);
     pass.end();
   }
 }

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { cameraModel, type OrthographicCamera, type PinholeCamera } from '../gpu/camera';
 import { OpaqueQuadPass } from '../gpu/opaque-quad-pass';
-import { readTexture } from '../gpu/readback';
+import { readBuffer, readTexture } from '../gpu/readback';
 import { readSharedData, withDevice } from '../../test/gpu-fixture';
 import { loadSplatFile, splatBounds } from './formats';
 import { frameSplatBounds } from './framing';
@@ -325,6 +325,50 @@ describe('scene memory limits', () => {
 });
 
 describe('spatial cells', () => {
+  it('compacts exactly the reference-visible splats of the cells in view, in frame order, across ranges that split visibility words', async () => {
+    const cloud = syntheticSplats(20_000, 1, 4);
+    const camera: PinholeCamera = { eye: [-3, 1, 0], target: [3, 6, 0], up: [0, 0, 1], fovYDeg: 40, width: 64, height: 48, near: 0.05, far: 100 };
+    const cam = cameraModel(camera);
+    await withDevice(async (device) => {
+      const scene = new SplatSceneBuffers(device, cloud, 'box', 'test.scene', true);
+      const renderer = await SplatRenderer.create(device, { colorFormat: OFFSCREEN_COLOR_FORMAT, depthFormat: OFFSCREEN_DEPTH_FORMAT });
+      const target = new OffscreenTarget(device, 64, 48);
+      try {
+        await renderer.setScene(scene);
+        const encoder = device.createCommandEncoder();
+        target.clearDepth(encoder);
+        renderer.encode(encoder, cam, { color: target.color.createView(), depth: target.depth.createView(), clearColor: { r: 0, g: 0, b: 0, a: 0 } });
+        device.queue.submit([encoder.finish()]);
+        const { counters, sortValues } = renderer.debugBuffers;
+        const visible = new Uint32Array(await readBuffer(device, counters, 0, 4))[0];
+        const values = new Uint32Array(await readBuffer(device, sortValues!, 0, visible * 4));
+        // Frame splat j → scene (cell-order) splat → cloud splat, through the frame's range table.
+        const table = new Uint32Array(scene.maxRanges * 4);
+        const { ranges, splats } = scene.visibleRanges(cam, table);
+        expect(ranges, 'several cell ranges in view').toBeGreaterThan(3);
+        expect(Array.from({ length: ranges }, (_, r) => table[4 * r + 2] % 32).some((v) => v !== 0), 'a range starts inside a visibility word').toBe(true);
+        const toCloud = (j: number) => {
+          let r = 0;
+          while (r + 1 < ranges && table[4 * (r + 1) + 2] <= j) r++;
+          return scene.cells!.order[table[4 * r] + j - table[4 * r + 2]];
+        };
+        const expected = new Set<number>();
+        for (let i = 0; i < cloud.count; i++) if (projectSplat(cloud, i, cam)) expected.add(i);
+        expect(Math.abs(visible - expected.size)).toBeLessThanOrEqual(2);
+        expect(visible).toBeGreaterThan(1000);
+        const drawn = Array.from(values, toCloud);
+        expect(new Set(drawn).size).toBe(visible);
+        // f32 vs f64 may disagree on a splat whose footprint just touches the image edge: at most 2 of thousands.
+        expect(drawn.filter((i) => !expected.has(i)).length, 'drawn splats the reference culls').toBeLessThanOrEqual(2);
+        expect(Math.max(...values)).toBeLessThan(splats);
+      } finally {
+        target.destroy();
+        renderer.destroy();
+        scene.destroy();
+      }
+    });
+  });
+
   it('draws only the cells in view, with the same image as the whole scene in one range', async () => {
     const cloud = syntheticSplats(20_000, 1, 4); // a box 2–12 m ahead of the origin, Z up
     const camera: PinholeCamera = { eye: [-3, 1, 0], target: [3, 6, 0], up: [0, 0, 1], fovYDeg: 40, width: 64, height: 48, near: 0.05, far: 100 };
