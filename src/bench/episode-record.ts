@@ -32,6 +32,16 @@ export interface EpisodeRecord {
   pathIrregularity: number;
   /** Robot trajectory subsampled for the report, [t, x, y] rows. */
   trajectory: [number, number, number][];
+  /**
+   * Each pedestrian's path at the trajectory's times: pedestrianPaths[p][k] = [x, y] (world frame,
+   * metres) of pedestrian p at trajectory[k]'s time. Absent in older files and without pedestrians.
+   */
+  pedestrianPaths?: [number, number][][];
+}
+
+/** The file name (no folder) of a failed episode's camera strip in a results directory's `frames/`: `<policy>__<scenario>__<run>.jpg`, unsafe characters as `_`. */
+export function stripFileName(r: Pick<EpisodeRecord, 'scenarioId' | 'policy' | 'run'>): string {
+  return `${r.policy}__${r.scenarioId}__${r.run}`.replace(/[^A-Za-z0-9._-]/g, '_') + '.jpg';
 }
 
 /**

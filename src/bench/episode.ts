@@ -180,6 +180,9 @@ export class EpisodeRun {
     const social = socialMetrics(traj, this.peds);
     const distance = pathLength(traj);
     const success = (end === 'goal' || end === 'stopped') && (scenario.onFailure === 'terminate' ? failures.length === 0 : true);
+    // The report's samples: every fifth, and the last.
+    const rows = traj.t.flatMap((_, k) => (k % 5 === 0 || k === traj.t.length - 1 ? [k] : []));
+    const pedestrians = this.peds[0]?.length ?? 0;
     return {
       scenarioId: scenario.id,
       suite: scenario.suite,
@@ -200,7 +203,8 @@ export class EpisodeRun {
       timeWithinIntimate: social.timeWithinIntimate,
       timeWithinPersonal: social.timeWithinPersonal,
       pathIrregularity: pathIrregularity(traj, scenario.robot.route),
-      trajectory: traj.t.flatMap((t, k) => (k % 5 === 0 || k === traj.t.length - 1 ? [[round(t), round(traj.x[k]), round(traj.y[k])] as [number, number, number]] : [])),
+      trajectory: rows.map((k) => [round(traj.t[k]), round(traj.x[k]), round(traj.y[k])] as [number, number, number]),
+      ...(pedestrians > 0 ? { pedestrianPaths: Array.from({ length: pedestrians }, (_, p) => rows.map((k) => [round(this.peds[k][p][0]), round(this.peds[k][p][1])] as [number, number])) } : {}),
     };
   }
 

@@ -26,6 +26,7 @@ import type { PedestrianView } from '../sensors/robot-camera';
 import { DELIVERY_ROBOT } from '../robot/robot-spec';
 import { CROWD_DT } from './episode';
 import { perSlotPolicy, runEpisodeBatch, type BatchEpisodePolicy } from './episode-batch';
+import { encodeJpeg, FrameRing } from './frame-strip';
 import { policyName, type EpisodeRecord } from './episode-record';
 import type { BenchJob } from './plan';
 import { StaticBackground, scenarioBackground } from './scenario-background';
@@ -195,13 +196,16 @@ class SlotCameras {
 /**
  * A camera-fed policy over B slots: each control step the robot cameras of the active slots (city
  * splats and that slot's pedestrians) are rendered in one submission, then the policy acts once on
- * the B frames (read by its observation pass on the same device).
+ * the B frames (read by its observation pass on the same device). Each slot's last frames are kept
+ * in `ring` for the report's strip of a failed episode.
  */
-function cameraPolicy(session: Session, model: ModelPolicy, cameras: CameraBatch): BatchEpisodePolicy<BenchJob, ScenarioWorld> {
+function cameraPolicy(session: Session, model: ModelPolicy, cameras: CameraBatch, ring: FrameRing): BatchEpisodePolicy<BenchJob, ScenarioWorld> {
   const views = new SlotCameras(session, cameras, model.rateHz);
   const adapter = batchedEnvironmentPolicy(model, {
     async render(observations) {
       await views.render(observations);
+      const frames = observations.map((o, i) => (o ? cameras.frame(i) : null));
+      ring.push(frames, observations.map((o) => o?.time ?? null));
       return observations.map((_, i) => cameras.frame(i));
     },
   });
@@ -210,21 +214,11 @@ function cameraPolicy(session: Session, model: ModelPolicy, cameras: CameraBatch
     rateHz: model.rateHz,
     async reset(slot, start) {
       await views.load(slot, start);
+      ring.reset(slot);
       await adapter.reset(slot, start.job.seed);
     },
     act: (observations) => adapter.act(observations),
   };
-}
-
-/** RGBA8 pixels → JPEG bytes (the page's encoder). */
-async function encodeJpeg(rgba: Uint8Array, width: number, height: number, quality: number): Promise<Uint8Array> {
-  const canvas = new OffscreenCanvas(width, height);
-  const ctx = canvas.getContext('2d')!;
-  const pixels = new Uint8ClampedArray(rgba.length);
-  pixels.set(rgba);
-  for (let i = 3; i < pixels.length; i += 4) pixels[i] = 255;
-  ctx.putImageData(new ImageData(pixels, width, height), 0, 0);
-  return new Uint8Array(await (await canvas.convertToBlob({ type: 'image/jpeg', quality })).arrayBuffer());
 }
 
 /**
@@ -261,17 +255,27 @@ function recordingPolicy(session: Session, inner: BatchEpisodePolicy<BenchJob, S
   };
 }
 
+/** A failed episode's camera strip as handed to the Node side: the JPEG (base64) and each frame's episode time, s. */
+export interface EpisodeStrip {
+  jpeg: string;
+  times: number[];
+}
+
+/** Receives each finished episode (and, for a failed one of a camera-fed policy, its strip). */
+export type EpisodeReport = (record: EpisodeRecord, strip?: EpisodeStrip) => Promise<void>;
+
 /**
  * Runs the jobs of one `--policy` value over `envs` environments in lockstep (episode-batch.ts),
  * reporting each record as it finishes.
  */
-async function runPolicyJobs(session: Session, policy: string, jobs: readonly BenchJob[], report: (r: EpisodeRecord) => Promise<void>): Promise<void> {
+async function runPolicyJobs(session: Session, policy: string, jobs: readonly BenchJob[], report: EpisodeReport): Promise<void> {
   const slots = Math.max(1, Math.min(session.req.envs, jobs.length));
   const maxPedestrians = Math.max(1, ...jobs.map((j) => j.scenario.pedestrians.length));
   const pedestrians = await pedestrianBatch(session, slots, maxPedestrians);
   const resources: { destroy(): void }[] = [pedestrians];
   try {
     let batchPolicy: BatchEpisodePolicy<BenchJob, ScenarioWorld>;
+    let ring: FrameRing | null = null;
     if (policy === 'expert') {
       batchPolicy = perSlotPolicy(() => new ExpertPolicy(DELIVERY_ROBOT), slots);
       const rec = session.req.record;
@@ -286,7 +290,9 @@ async function runPolicyJobs(session: Session, policy: string, jobs: readonly Be
       const { width, height } = model.manifest.image;
       const cameras = new CameraBatch(session.device, slots, { mount: model.camera, width: width * CAMERA_OVERSAMPLE, height: height * CAMERA_OVERSAMPLE, viewDistance: CAMERA_VIEW_DISTANCE });
       resources.push(cameras);
-      batchPolicy = cameraPolicy(session, model, cameras);
+      ring = new FrameRing(session.device, slots, width * CAMERA_OVERSAMPLE, height * CAMERA_OVERSAMPLE);
+      resources.push(ring);
+      batchPolicy = cameraPolicy(session, model, cameras, ring);
     }
     const acting = batchPolicy;
     await runEpisodeBatch(jobs, {
@@ -297,7 +303,10 @@ async function runPolicyJobs(session: Session, policy: string, jobs: readonly Be
       pedestrianObstacles: (job, world) => pedestrianObstacles(job.scenario, world),
       robot: DELIVERY_ROBOT,
       crowdDt: CROWD_DT,
-      onRecord: (record, job) => report({ ...record, policy: policyName(job.policy), crowd: pedestrians.backend }),
+      onRecord: async (record, job, slot) => {
+        const strip = ring && !record.success ? await ring.strip(slot) : null;
+        await report({ ...record, policy: policyName(job.policy), crowd: pedestrians.backend }, strip ? { jpeg: toBase64(strip.jpeg), times: strip.times } : undefined);
+      },
     });
   } finally {
     for (const r of resources.reverse()) r.destroy();
@@ -312,7 +321,7 @@ export async function runBenchEpisodes(req: BenchRequest): Promise<BenchResult> 
   const acquired = await acquireDevice({ optionalFeatures: ['timestamp-query'] });
   const session: Session = { device: acquired.device, req, captures: new Map(), controlSteps: 0 };
   for (const [path, { text }] of Object.entries(req.scenes ?? {})) registerScene(path, text);
-  const report = (window as unknown as { curbsideEpisodeDone: (r: EpisodeRecord) => Promise<void> }).curbsideEpisodeDone;
+  const report = (window as unknown as { curbsideEpisodeDone: EpisodeReport }).curbsideEpisodeDone;
   const byPolicy = new Map<string, BenchJob[]>();
   for (const job of req.jobs) byPolicy.set(job.policy, [...(byPolicy.get(job.policy) ?? []), job]);
   try {

@@ -24,6 +24,14 @@ export interface ReportInput {
   records: EpisodeRecord[];
   /** The backdrop of a failed episode (route at least); missing → trajectory only. */
   backdrop?: (record: EpisodeRecord) => EpisodeBackdrop | undefined;
+  /** The robot-camera strip of a failed episode of a camera-fed policy, if it has one. */
+  strip?: (record: EpisodeRecord) => ReportStrip | undefined;
+}
+
+/** A failed episode's camera strip as the report links it: the image's path relative to the report, each frame's episode time, s. */
+export interface ReportStrip {
+  src: string;
+  times: number[];
 }
 
 const esc = (s: string) => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
@@ -59,6 +67,11 @@ export function trajectorySvg(r: EpisodeRecord, backdrop?: EpisodeBackdrop, size
     ...(backdrop?.walkable ?? []).map((p) => poly(p, 'walk')),
     ...(backdrop?.obstacles ?? []).map((p) => poly(p, 'obst')),
     backdrop ? line(backdrop.route, 'route') : '',
+    // Pedestrians: their paths over the episode and where each was at its end.
+    ...(r.pedestrianPaths ?? []).map((path) => {
+      const [cx, cy] = P(path[path.length - 1]).split(',');
+      return `${line(path, 'ped')}<circle class="ped-end" cx="${cx}" cy="${cy}" r="3"/>`;
+    }),
     line(r.trajectory.map(([, x, y]) => [x, y] as Vec2), 'traj'),
     ...r.failures.map((f) => {
       const [cx, cy] = P([f.x, f.y]).split(',');
@@ -110,17 +123,24 @@ export function buildReport(input: ReportInput): string {
   const sections = suites.map((s) => `<h2>${esc(s)}</h2>${table(rows.filter((r) => r.suite === s))}`).join('');
   const chartDivs = charts.map((c) => `<div class="chart"><canvas id="${c.id}"></canvas></div>`).join('');
   const failures = failed
-    .map((r) => `<figure>${trajectorySvg(r, input.backdrop?.(r))}<figcaption>${esc(r.scenarioId)} · run ${r.run} · ${esc(r.end)}${r.failures.length ? ` · ${r.failures.map((f) => `${f.kind} @ ${f.time.toFixed(1)} s`).join(', ')}` : ''} · completion ${(100 * r.routeCompletion).toFixed(0)}%</figcaption></figure>`)
+    .map((r) => {
+      const strip = input.strip?.(r);
+      const frames = strip
+        ? `<div class="strip"><img src="${esc(strip.src)}" alt="robot camera before the end"><div>robot camera${strip.times.length ? ` at ${strip.times.map((t) => `${t.toFixed(1)}`).join(', ')} s` : ''}</div></div>`
+        : '';
+      return `<figure>${trajectorySvg(r, input.backdrop?.(r))}${frames}<figcaption>${esc(r.policy)} · ${esc(r.scenarioId)} · run ${r.run} · ${esc(r.end)}${r.failures.length ? ` · ${r.failures.map((f) => `${f.kind} @ ${f.time.toFixed(1)} s`).join(', ')}` : ''} · completion ${(100 * r.routeCompletion).toFixed(0)}%</figcaption></figure>`;
+    })
     .join('');
   return `<!doctype html><html><head><meta charset="utf-8"><title>${esc(input.title)}</title><style>
 body{font:14px system-ui,sans-serif;margin:24px;color:#222}table{border-collapse:collapse;margin:8px 0 24px}th,td{border:1px solid #ccc;padding:3px 6px;text-align:right}
 th{background:#f3f3f3}td:nth-child(-n+3){text-align:left}tr.all td{font-weight:600;background:#fafafa}.chart{width:520px;display:inline-block;margin:8px}
-figure{display:inline-block;margin:8px;vertical-align:top;border:1px solid #ddd;padding:4px}figcaption{font-size:12px;max-width:320px}
+figure{display:inline-block;margin:8px;vertical-align:top;border:1px solid #ddd;padding:4px}figcaption{font-size:12px;max-width:520px}
 svg .walk{fill:#d9d9d9}svg .obst{fill:#8b5a2b}svg .route{fill:none;stroke:#2a7;stroke-width:2;stroke-dasharray:4 3}svg .traj{fill:none;stroke:#15c;stroke-width:2}
+svg .ped{fill:none;stroke:#c60;stroke-width:1;opacity:.7}svg .ped-end{fill:#c60}.strip{font-size:12px;color:#555}.strip img{display:block;max-width:100%;image-rendering:pixelated}
 svg .fail{fill:#d22;stroke:#fff}svg .fail.out-of-lane{fill:#e90}svg .fail.freezing{fill:#909}
 </style></head><body><h1>${esc(input.title)}</h1>${input.meta.map((m) => `<div>${esc(m)}</div>`).join('')}
 ${sections}<h2>Charts</h2>${chartDivs}<h2>Failed episodes (${failed.length})</h2>
-<p>Grey: walkable area; brown: obstacles; green dashes: reference route; blue: robot; red: collision, orange: out-of-lane, purple: freezing.</p>${failures || '<p>None.</p>'}
+<p>Camera-fed policies: the robot camera in the last 3 s before the end, left to right. Grey: walkable area; brown: obstacles; green dashes: reference route; blue: robot; thin brown: pedestrians (dot: where each was at the end); red: collision, orange: out-of-lane, purple: freezing.</p>${failures || '<p>None.</p>'}
 <script>${chartJs()}</script><script>
 const charts=${JSON.stringify(charts)};
 for(const c of charts){new Chart(document.getElementById(c.id),{type:'bar',data:{labels:c.labels,datasets:c.series},options:{animation:false,plugins:{title:{display:true,text:c.title}},scales:{x:{stacked:!!c.stacked},y:{stacked:!!c.stacked,beginAtZero:true}}}});}

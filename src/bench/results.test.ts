@@ -112,4 +112,25 @@ describe('HTML report', () => {
     expect(html).not.toMatch(/<script src=|<link /); // nothing fetched
     expect(html).toContain('new Chart(');
   });
+
+  it("draws the pedestrians' paths and links a failed episode's camera strip with its frame times", async () => {
+    const { buildReport } = await import('./report-html');
+    const failed = record({
+      scenarioId: 'unit/x/001', policy: 'onnx:m', success: false, end: 'failure', trajectory: [[0, 0, 0], [1, 1, 0], [2, 2, 0]],
+      pedestrianPaths: [[[5, 1], [4, 1], [3, 1]]], failures: [{ kind: 'collision', time: 2, x: 2, y: 0 }],
+    });
+    const html = buildReport({ title: 'Run', meta: [], records: [failed], strip: (r) => (r === failed ? { src: 'frames/onnx_m__unit_x_001__0.jpg', times: [0.5, 1, 1.5] } : undefined) });
+    expect(html).toMatch(/<polyline class="ped" points="[^"]+ [^"]+ [^"]+"\/>/);
+    expect(html).toContain('class="ped-end"');
+    expect(html).toContain('<img src="frames/onnx_m__unit_x_001__0.jpg"');
+    expect(html).toContain('robot camera at 0.5, 1.0, 1.5 s');
+    // Without strips (the expert, or an old results directory): the picture alone.
+    expect(buildReport({ title: 'Run', meta: [], records: [failed] })).not.toContain('<img');
+  });
+
+  it('names strip files after policy, scenario and run, with only safe characters', async () => {
+    const { stripFileName } = await import('./episode-record');
+    expect(stripFileName({ policy: 'onnx:bc-gnm', scenarioId: 'unit/scanned/fruit-drops/turn/003', run: 2 })).toBe('onnx_bc-gnm__unit_scanned_fruit-drops_turn_003__2.jpg');
+    expect(stripFileName({ policy: 'ws://host:9/x', scenarioId: 'a b', run: 0 })).toBe('ws___host_9_x__a_b__0.jpg');
+  });
 });

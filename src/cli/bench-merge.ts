@@ -8,6 +8,7 @@ import { join, resolve } from 'node:path';
 import { Command } from 'commander';
 import { summarise, summaryTable } from '../bench/aggregate';
 import { buildReport } from '../bench/report-html';
+import { copyStrips, readStrip } from '../bench/strip-files';
 import { mergeResults, readResults } from '../bench/results-log';
 import { CliError } from '../core/user-error';
 import { runCli } from './run-cli';
@@ -54,6 +55,7 @@ runCli(async () => {
   console.log(`${records.length} episodes from ${sets.length} directories\n\n${summaryTable(rows)}\n`);
   const setup = { suite: same('suite'), policies: same('policies'), seeds: same('seeds'), crowd: same('crowd'), adapter: same('adapter'), shards: shards.length ? shards : undefined };
   writeFileSync(join(out, 'summary.json'), JSON.stringify({ merged: program.args, ...setup, rows }, null, 2));
-  writeFileSync(join(out, 'report.html'), buildReport({ title: 'Curbside benchmark (merged)', meta: [`merged from: ${program.args.join(', ')}`, `generated ${new Date().toISOString()}`], records }));
+  copyStrips(program.args, out);
+  writeFileSync(join(out, 'report.html'), buildReport({ title: 'Curbside benchmark (merged)', meta: [`merged from: ${program.args.join(', ')}`, `generated ${new Date().toISOString()}`], records, strip: (r) => readStrip(out, r) }));
   console.log(`wrote ${join(out, 'episodes.jsonl')}, summary.json and report.html`);
 });

@@ -36,6 +36,26 @@ describe('npm run bench --stats', () => {
     writeFileSync(suite, JSON.stringify(smoke.scenarios.filter((s) => ids.includes(s.id)).map((s) => ({ ...s, timeLimit: 2 }))));
 
     const one = benchStats(suite, 1);
+    // Every episode (2 scenarios × 5 seeds) times out, not a success: each has its camera strip, linked from the report,
+    // and the one with a pedestrian records the pedestrian's path beside the robot's.
+    const out = join(dir, 'envs1');
+    const records = readFileSync(join(out, 'episodes.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { scenarioId: string; run: number; trajectory: unknown[]; pedestrianPaths?: [number, number][][] });
+    expect(new Set(records.map((r) => `${r.scenarioId}#${r.run}`)).size).toBe(10);
+    const report = readFileSync(join(out, 'report.html'), 'utf8');
+    for (const r of records) {
+      const name = `onnx_single-frame__${r.scenarioId.replace(/\//g, '_')}__${r.run}`;
+      const jpg = readFileSync(join(out, 'frames', `${name}.jpg`));
+      expect([jpg[0], jpg[1]], 'a JPEG').toEqual([0xff, 0xd8]);
+      const { times } = JSON.parse(readFileSync(join(out, 'frames', `${name}.json`), 'utf8')) as { times: number[] };
+      // 2 s at the example's 2 Hz: the frames the policy saw at t = 0, 0.5, 1 and 1.5 s (all within the strip's 3 s).
+      expect(times.map((t) => Math.round(t * 1000) / 1000)).toEqual([0, 0.5, 1, 1.5]);
+      expect(report).toContain(`src="frames/${name}.jpg"`);
+    }
+    const frontal = records.find((r) => r.scenarioId === 'smoke/frontal/000' && r.run === 0)!;
+    expect(frontal.pedestrianPaths).toHaveLength(1);
+    expect(frontal.pedestrianPaths![0]).toHaveLength(frontal.trajectory.length);
+    expect(records.find((r) => r.scenarioId === 'smoke/straight/000' && r.run === 0)!.pedestrianPaths).toBeUndefined();
+    expect(report).toContain('class="ped"');
     const two = benchStats(suite, 2);
     expect(one.controlSteps).toBe(2 * two.controlSteps);
     expect(one.pipelinesCreated).toBeGreaterThan(0);

@@ -20,7 +20,8 @@ import { buildReport } from '../bench/report-html';
 import { episodeBackdrop } from '../bench/backdrop';
 import { appendResult, episodeKey, parseShard, readResults, shardFromEnvironment, type EpisodeRecord } from '../bench/results-log';
 import { planJobs } from '../bench/plan';
-import type { BenchRequest, BenchStats } from '../bench/headless-api';
+import type { BenchRequest, BenchStats, EpisodeStrip } from '../bench/headless-api';
+import { readStrip, removeStrips, writeStrip } from '../bench/strip-files';
 import { NO_GPU_WORK, statsLine } from '../gpu/gpu-stats';
 import { parsePolicyManifest, type PolicyManifest } from '../policy/manifest';
 import { parseRelayPolicy, RemotePolicyServer } from '../policy/remote-server';
@@ -116,7 +117,10 @@ runCli(async () => {
   const suiteName = (NAMED_SUITES as readonly string[]).includes(o.suite) || o.suite === 'all' ? o.suite : 'custom';
   const outDir = resolve(o.out ?? join('out/bench', `${suiteName}${shard.count > 1 ? `-shard${shard.index}of${shard.count}` : ''}`));
   const log = join(outDir, 'episodes.jsonl');
-  if (o.fresh) rmSync(log, { force: true });
+  if (o.fresh) {
+    rmSync(log, { force: true });
+    removeStrips(outDir);
+  }
   mkdirSync(outDir, { recursive: true });
 
   const { all, mine, todo: jobs } = planJobs(scenarios, policies, seeds, shard, new Set(readResults(log).map(episodeKey)));
@@ -138,7 +142,9 @@ runCli(async () => {
     try {
       for (const p of new Set(jobs.map((j) => j.policy))) if (parseRelayPolicy(p)) relays.push(await startRelay(p, o.remoteWait));
       await withHarness({ headed: o.headed, hardwareGpu: o.gpu }, async (h) => {
-        await h.page.exposeFunction('curbsideEpisodeDone', (record: EpisodeRecord) => {
+        await h.page.exposeFunction('curbsideEpisodeDone', (record: EpisodeRecord, strip?: EpisodeStrip) => {
+          // The strip first: a record in the log is an episode whose report material is complete.
+          if (strip) writeStrip(outDir, record, strip);
           appendResult(log, record);
           progress.episode(record.success, `${record.policy} ${record.scenarioId}#${record.run}`);
         });
@@ -178,6 +184,7 @@ runCli(async () => {
         const s = byId.get(r.scenarioId);
         return s ? episodeBackdrop(s, r) : undefined;
       },
+      strip: (r) => readStrip(outDir, r),
     }),
   );
   console.log(`wrote ${join(outDir, 'summary.json')} and ${join(outDir, 'report.html')}`);
