@@ -117,7 +117,7 @@ describe('HTML report', () => {
     const { buildReport } = await import('./report-html');
     const failed = record({
       scenarioId: 'unit/x/001', policy: 'onnx:m', success: false, end: 'failure', trajectory: [[0, 0, 0], [1, 1, 0], [2, 2, 0]],
-      pedestrianPaths: [[[5, 1], [4, 1], [3, 1]]], failures: [{ kind: 'collision', time: 2, x: 2, y: 0 }],
+      pedestrianPaths: [[[5, 1], [4, 1], [3, 1]]], failures: [{ kind: 'collision-pedestrian', time: 2, x: 2, y: 0 }],
     });
     const html = buildReport({ title: 'Run', meta: [], records: [failed], strip: (r) => (r === failed ? { src: 'frames/onnx_m__unit_x_001__0.jpg', times: [0.5, 1, 1.5] } : undefined) });
     expect(html).toMatch(/<polyline class="ped" points="[^"]+ [^"]+ [^"]+"\/>/);
