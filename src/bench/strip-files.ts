@@ -18,7 +18,7 @@ export function writeStrip(dir: string, record: EpisodeRecord, strip: EpisodeStr
   mkdirSync(stripDir(dir), { recursive: true });
   const name = stripFileName(record);
   writeFileSync(join(stripDir(dir), name), Buffer.from(strip.jpeg, 'base64'));
-  writeFileSync(join(stripDir(dir), name.replace(/\.jpg$/, '.json')), `${JSON.stringify({ times: strip.times })}\n`);
+  writeFileSync(join(stripDir(dir), name.replace(/\.jpg$/, '.json')), `${JSON.stringify({ times: strip.times.map((t) => Math.round(t * 1000) / 1000) })}\n`);
 }
 
 /** `record`'s strip in `dir` as the report links it (path relative to `dir`), or undefined when there is none. */
