@@ -18,9 +18,9 @@ export const DROPPED_ONNX_KIND = 'onnx-dropped';
 /** Picker labels of {@link POLICY_KINDS}. */
 export const POLICY_LABELS: Record<PolicyKind, string> = { teleop: 'teleop', expert: 'expert', 'onnx-example': 'example ONNX (single-frame, untrained)', 'onnx-bc-gnm': 'trained ONNX (bc-gnm)' };
 
-/** Whether a picker value is an ONNX policy (built on the GPU by the app shell, not by {@link makePolicy}). */
+/** Whether a picker value is an ONNX policy (`onnx-…`: a shipped model or the dropped one; built on the GPU by the app shell, not by {@link makePolicy}). */
 export function isOnnxKind(kind: string): boolean {
-  return kind === 'onnx-example' || kind === 'onnx-bc-gnm' || kind === DROPPED_ONNX_KIND;
+  return kind.startsWith('onnx-');
 }
 
 /** Teleop control rate, Hz (the expert's rate, so recordings of either replay at one rate). */

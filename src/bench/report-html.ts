@@ -126,7 +126,7 @@ export function buildReport(input: ReportInput): string {
     .map((r) => {
       const strip = input.strip?.(r);
       const frames = strip
-        ? `<div class="strip"><img src="${esc(strip.src)}" alt="robot camera before the end"><div>robot camera${strip.times.length ? ` at ${strip.times.map((t) => `${t.toFixed(1)}`).join(', ')} s` : ''}</div></div>`
+        ? `<div class="strip"><img src="${esc(strip.src)}" alt="robot camera before the end"><div>robot camera${strip.times.length ? ` at ${strip.times.map((t) => t.toFixed(1)).join(', ')} s` : ''}</div></div>`
         : '';
       return `<figure>${trajectorySvg(r, input.backdrop?.(r))}${frames}<figcaption>${esc(r.policy)} · ${esc(r.scenarioId)} · run ${r.run} · ${esc(r.end)}${r.failures.length ? ` · ${r.failures.map((f) => `${f.kind} @ ${f.time.toFixed(1)} s`).join(', ')}` : ''} · completion ${(100 * r.routeCompletion).toFixed(0)}%</figcaption></figure>`;
     })

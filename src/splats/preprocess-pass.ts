@@ -164,7 +164,7 @@ export class SplatPreprocessPass {
     pass.dispatchWorkgroups(...dispatchSize1d(Math.ceil(count / SPLATS_PER_INVOCATION), PREPROCESS_WORKGROUP_SIZE, maxGroups));
     const { countBlocks, compact } = this.compaction();
     pass.setPipeline(countBlocks);
-    pass.dispatchWorkgroups(...dispatchSize1d(compactBlocks(count), PREPROCESS_WORKGROUP_SIZE, this.device.limits.maxComputeWorkgroupsPerDimension));
+    pass.dispatchWorkgroups(...dispatchSize1d(compactBlocks(count), PREPROCESS_WORKGROUP_SIZE, maxGroups));
     blockScan.encodePass(pass, blockOffsets, compactBlocks(count));
     pass.setBindGroup(0, bindGroup);
     pass.setPipeline(compact);
