@@ -60,6 +60,19 @@ describe('checked-in suites', () => {
     }
   });
 
+  it('train: the unit and reactive categories, no route repeats an evaluation one, ids of their own', () => {
+    const train = load('train');
+    const c = count(train, (s) => s.category);
+    expect(Object.keys(c).sort()).toEqual(['conversing', 'crosswalk', 'curve', 'frontal', 'gesturing', 'lateral', 'obstructing', 'overtaking', 'ped-crossing', 'queuing', 'scanned', 'static', 'straight']);
+    expect(train.length).toBeGreaterThan(200);
+    expect(train.every((s) => s.suite === 'train' && s.id.startsWith('train/'))).toBe(true);
+    const evaluation = [...load('unit'), ...load('reactive')];
+    for (const s of train) {
+      const same = evaluation.find((e) => JSON.stringify(e.world) === JSON.stringify(s.world) && Math.hypot(e.robot.start[0] - s.robot.start[0], e.robot.start[1] - s.robot.start[1]) < 1 && Math.hypot(e.robot.goal[0] - s.robot.goal[0], e.robot.goal[1] - s.robot.goal[1]) < 1);
+      expect(same?.id, `${s.id} repeats an evaluation route`).toBeUndefined();
+    }
+  });
+
   it('smoke matches a fresh generation byte for byte (suites are deterministic and up to date)', () => {
     const path = resolve(import.meta.dirname, '../../scenes/suites/smoke.json');
     const fresh = JSON.parse(JSON.stringify(smokeSuite(readScannedScenes())));

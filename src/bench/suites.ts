@@ -339,3 +339,21 @@ export function longSuite(count = 100, minLength = 100, suite: Scenario['suite']
 export function smokeSuite(scanned: readonly ScannedScene[] = []): Scenario[] {
   return [...unitSuite(1, 'smoke', scanned, 1, ['turn']), ...reactiveSuite(1, 'smoke'), ...longSuite(1, 40, 'smoke', 60, 0.8)];
 }
+
+/**
+ * The training suite: scenarios to record expert data from (`npm run dataset`), drawn like the unit
+ * and reactive ones (40 of each procedural unit category, 10 scanned of each kind, 10 of each
+ * behaviour and Static) but from their own random streams (`train-unit`, `train-unit-scanned`,
+ * `train-reactive`), so that a policy trained on them is evaluated on scenarios it never saw. Route
+ * ends come from a finite set of sidewalk points, so a draw can repeat an evaluation route: those
+ * whose start and goal both lie within 1 m of a scenario's of `evaluation` in the same world are left out. Ids
+ * `train/CATEGORY/NNN` and `train/scanned/SCENE/KIND/NNN` (numbers of left-out draws are skipped).
+ */
+export function trainSuite(scanned: readonly ScannedScene[] = [], evaluation: readonly Scenario[] = [...unitSuite(100, 'unit', scanned), ...reactiveSuite()]): Scenario[] {
+  const worldKey = (s: Scenario) => JSON.stringify(s.world);
+  const ends = new Map<string, Scenario['robot'][]>();
+  for (const s of evaluation) ends.set(worldKey(s), [...(ends.get(worldKey(s)) ?? []), s.robot]);
+  const near = (a: readonly number[], b: readonly number[]) => Math.hypot(a[0] - b[0], a[1] - b[1]) < 1;
+  const seen = (s: Scenario) => (ends.get(worldKey(s)) ?? []).some((r) => near(r.start, s.robot.start) && near(r.goal, s.robot.goal));
+  return [...unitSuite(40, 'train', scanned, 10), ...reactiveSuite(10, 'train')].filter((s) => !seen(s));
+}

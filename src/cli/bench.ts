@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- [--suite smoke|unit|reactive|long|all|FILE.json] [--policy expert|onnx:MODEL|remote|ws://127.0.0.1:PORT]
+ * `npm run bench -- [--suite smoke|unit|reactive|long|train|all|FILE.json] [--policy expert|onnx:MODEL|remote|ws://127.0.0.1:PORT]
  *   [--envs B] [--crowd gpu|cpu] [--seeds N] [--shard i/n|auto [--shards N]] [--out DIR] [--headed] [--gpu] [--fresh] [--remote-wait S] [--stats]`
  *
  * Runs a scenario suite in headless Chromium and writes, as each episode finishes, one JSON line to
@@ -93,7 +93,7 @@ async function startRelay(policy: string, waitS: number): Promise<Relay> {
 
 const program = new Command('bench')
   .description('Run a SidewalkBench-style scenario suite in headless Chromium and report the metrics.')
-  .option('--suite <name|file>', 'smoke, unit, reactive, long, all, or a scenario/suite JSON file', 'smoke')
+  .option('--suite <name|file>', 'smoke, unit, reactive, long, train, all, or a scenario/suite JSON file', 'smoke')
   .option('--policy <policy...>', 'expert, onnx:MODEL.onnx (manifest MODEL.json beside it), remote (relay on any free port) or ws://127.0.0.1:PORT; repeatable', ['expert', 'onnx:assets/policies/bc-gnm/model.onnx'])
   .option('--envs <B>', 'environments per policy stepped in lockstep: each control step renders the B robot cameras in one GPU submission and runs the policy once for all B', positiveInt(64), 1)
   .addOption(new Option('--crowd <backend>', 'pedestrian simulation: gpu (WGSL behaviours + ORCA, float32) or cpu (TypeScript reference, float64, identical on every machine)').choices(['gpu', 'cpu']).default('gpu'))

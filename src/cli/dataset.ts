@@ -43,7 +43,7 @@ const TEST_SHARE = 0.1;
 
 const program = new Command('dataset')
   .description('Record expert rollouts (robot-camera JPEGs + traj_data.pkl per trajectory) as GNM / visualnav-transformer training data.')
-  .option('--suite <name|file>', 'smoke, unit, reactive, long, all, or a scenario/suite JSON file', 'smoke')
+  .option('--suite <name|file>', 'smoke, unit, reactive, long, train, all, or a scenario/suite JSON file', 'smoke')
   .requiredOption('--out <dir>', 'dataset directory')
   .option('--seeds <N>', 'runs per scenario with different seeds', positiveInt(1000), 1)
   .option('--envs <B>', 'environments stepped in lockstep', positiveInt(256), 1)

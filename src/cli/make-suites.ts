@@ -1,6 +1,6 @@
 /**
  * `npm run suites [-- --out DIR]`: regenerates the checked-in scenario suites
- * `scenes/suites/{smoke,unit,reactive,long}.json` (or writes them to DIR) from src/bench/suites.ts
+ * `scenes/suites/{smoke,unit,reactive,long,train}.json` (or writes them to DIR) from src/bench/suites.ts
  * (deterministic: rerunning gives the same bytes). The scanned-scene unit scenarios use every scene
  * file in `scenes/` ({@link readScannedScenes}).
  *
@@ -15,11 +15,11 @@ import { runCli } from './run-cli';
 import { nonNegativeInt, writeOutput } from './parse';
 import { readScannedScenes, readSceneFileArg } from '../bench/scanned-scenes-node';
 import { sceneSuite } from '../bench/scene-suite';
-import { longSuite, reactiveSuite, smokeSuite, unitSuite } from '../bench/suites';
+import { longSuite, reactiveSuite, smokeSuite, trainSuite, unitSuite } from '../bench/suites';
 import type { Scenario } from '../sim/scenario';
 
 const program = new Command('suites')
-  .description('Regenerate the scenario suites (smoke, unit, reactive, long) deterministically, or make the suite of one scanned scene (--scene).')
+  .description('Regenerate the scenario suites (smoke, unit, reactive, long, train) deterministically, or make the suite of one scanned scene (--scene).')
   .option('--out <dir|file>', 'output directory (default scenes/suites); with --scene, the suite file to write')
   .option('--scene <file>', 'make the suite of this annotated scene file (scenes/NAME.json) instead')
   .option('--seed <k>', 'with --scene: generation seed', nonNegativeInt(0x7fffffff), 0);
@@ -37,6 +37,9 @@ function writeSceneSuite(sceneArg: string, seed: number, out: string | undefined
   console.log(`${out}: ${scenarios.length} scenarios (unit ${by('unit')}, reactive ${by('reactive')}, long ${by('long')}) in ${((performance.now() - t) / 1000).toFixed(1)} s; run them with npm run bench -- --suite ${out}`);
 }
 
+/** Appends `made` to `into` and returns it (the train suite avoids the unit and reactive routes made before it). */
+const keep = (into: Scenario[], made: Scenario[]): Scenario[] => (into.push(...made), made);
+
 runCli(async () => {
   program.parse();
   const o = program.opts<{ out?: string; scene?: string; seed: number }>();
@@ -45,7 +48,14 @@ runCli(async () => {
   const dir = o.out ?? resolve(import.meta.dirname, '../../scenes/suites');
   mkdirSync(dir, { recursive: true });
   const scanned = readScannedScenes();
-  const suites: [string, () => Scenario[]][] = [['smoke', () => smokeSuite(scanned)], ['unit', () => unitSuite(100, 'unit', scanned)], ['reactive', () => reactiveSuite()], ['long', () => longSuite()]];
+  const evaluation: Scenario[] = [];
+  const suites: [string, () => Scenario[]][] = [
+    ['smoke', () => smokeSuite(scanned)],
+    ['unit', () => keep(evaluation, unitSuite(100, 'unit', scanned))],
+    ['reactive', () => keep(evaluation, reactiveSuite())],
+    ['long', () => longSuite()],
+    ['train', () => trainSuite(scanned, evaluation)],
+  ];
   for (const [name, make] of suites) {
     const t = performance.now();
     const scenarios = make();

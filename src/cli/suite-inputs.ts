@@ -12,11 +12,11 @@ import { CliError } from '../core/user-error';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const SUITES_DIR = join(ROOT, 'scenes/suites');
-export const NAMED_SUITES = ['smoke', 'unit', 'reactive', 'long'] as const;
+export const NAMED_SUITES = ['smoke', 'unit', 'reactive', 'long', 'train'] as const;
 
 /** Loads a named suite (or all of them) or a scenario/suite file. */
 export function loadSuite(name: string): Scenario[] {
-  if (name === 'all') return NAMED_SUITES.filter((s) => s !== 'smoke').flatMap(loadSuite);
+  if (name === 'all') return (['unit', 'reactive', 'long'] as const).flatMap(loadSuite);
   const path = (NAMED_SUITES as readonly string[]).includes(name) ? join(SUITES_DIR, `${name}.json`) : resolve(name);
   if (!existsSync(path)) throw new CliError(`${name}: no such suite or scenario file (named suites: ${NAMED_SUITES.join(', ')}, all)`);
   return parseScenarios(path, readFileSync(path, 'utf8'));

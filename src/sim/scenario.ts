@@ -70,7 +70,7 @@ export type Blocker = z.infer<typeof BlockerSchema>;
 
 export const ScenarioSchema = z.object({
   id: z.string().min(1),
-  suite: z.enum(['smoke', 'unit', 'reactive', 'long', 'custom']),
+  suite: z.enum(['smoke', 'unit', 'reactive', 'long', 'train', 'custom']),
   /** Block type for unit tests, behaviour for reactive ones, 'long' for long-horizon. */
   category: z.string().min(1),
   world: z.discriminatedUnion('kind', [
