@@ -38,7 +38,10 @@ function writeSceneSuite(sceneArg: string, seed: number, out: string | undefined
 }
 
 /** Appends `made` to `into` and returns it (the train suite avoids the unit and reactive routes made before it). */
-const keep = (into: Scenario[], made: Scenario[]): Scenario[] => (into.push(...made), made);
+function keep(into: Scenario[], made: Scenario[]): Scenario[] {
+  into.push(...made);
+  return made;
+}
 
 runCli(async () => {
   program.parse();
