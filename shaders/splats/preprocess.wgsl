@@ -15,7 +15,7 @@
 //     of splats whose total α 2π·o·√det Σ' is below frame.minAlphaMass;
 //  5. colour from spherical harmonics up to SH_DEGREE along the eye→splat direction (orthographic:
 //     the viewing axis);
-//  6. the raster record projected[i], depths[i] = f32 bits of the camera depth (monotonic for
+//  6. the raster record projected[i] (extents scaled by k, ln(o / α_min), colour, axis ratio), depths[i] = f32 bits of the camera depth (monotonic for
 //     positive floats), bit i of visibleBits.
 // Entry point `countBlocks`, per block of BLOCK_SIZE splats: its visible count (popcount of its
 // visibleBits words) into blockOffsets[b], the total into visibleCount, and the visible depth
@@ -122,7 +122,7 @@ fn quatToMat(q: vec4f) -> mat3x3f {
 }
 
 fn cull(j: u32) -> bool {
-  projected[j].sigmaMinor = 0.0;
+  projected[j].alphaLog = -1.0;
   return false;
 }
 
@@ -171,7 +171,8 @@ fn project(j: u32, i: u32) -> bool {
   if (!(det > 0.0) || !(s.opacity >= ALPHA_MIN)) { return cull(j); }
   // Total α over the image below the frame's threshold (0: keep all; projection.ts: alphaMass).
   if (6.283185307179586 * s.opacity * sqrt(det) < frame.minAlphaMass) { return cull(j); }
-  let k = sqrt(2.0 * log(s.opacity / ALPHA_MIN));
+  let alphaLog = log(s.opacity / ALPHA_MIN);
+  let k = sqrt(2.0 * alphaLog);
   let mid = 0.5 * (a + c);
   let lambda1 = mid + sqrt(max(0.0, mid * mid - det));
   let lambda2 = det / lambda1;
@@ -190,8 +191,8 @@ fn project(j: u32, i: u32) -> bool {
   let color = colorFromSh(i, s.shDc, s.shScale, viewDir);
 
   // 6. Outputs.
-  projected[j] = ProjectedSplat(center, e1 * sqrt(lambda1), sqrt(lambda2), cameraDepthToNdc(camera, t.z),
-                                pack2x16float(color.rg), pack2x16float(vec2f(color.b, s.opacity)));
+  projected[j] = ProjectedSplat(center, e1 * (k * sqrt(lambda1)), alphaLog, cameraDepthToNdc(camera, t.z),
+                                pack2x16float(color.rg), pack2x16float(vec2f(color.b, sqrt(lambda2 / lambda1))));
   depths[j] = bitcast<u32>(t.z);
   return true;
 }

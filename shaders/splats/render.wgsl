@@ -7,7 +7,7 @@
 // is a third faster than the two of a bounding rectangle (bench/RESULTS.md). Depth-tested against
 // the caller's opaque depth buffer, never written. Prepended: common/camera.wgsl, splats/splat-types.wgsl.
 //
-// Fragment α = min(0.99, o · exp(−½ dᵀ Σ'⁻¹ d)); below 1/255 the fragment outputs (0, 0, 0, 0),
+// Fragment α = min(0.99, o · exp(−½ dᵀ Σ'⁻¹ d)) = min(0.99, α_min·exp(L(1 − |c|²))); below 1/255 the fragment outputs (0, 0, 0, 0),
 // which the blend leaves the target unchanged by, exactly as a discard would (a shader without
 // discard measured 3 % faster on SwiftShader)
 // (Kerbl et al. 2023 eq. 2–3; reference rasteriser forward.cu: renderCUDA).
@@ -21,34 +21,31 @@ override ALPHA_MAX: f32 = 0.99;
 
 struct VertexOut {
   @builtin(position) position: vec4f,
-  @location(0) @interpolate(linear) sigmas: vec2f,   // offset from the centre in standard deviations along (e₁, e₂)
-  @location(1) @interpolate(flat) color: vec4f,      // rgb, opacity
+  @location(0) @interpolate(linear) corner: vec2f,   // offset from the centre along (e₁, e₂) in units of k standard deviations
+  @location(1) @interpolate(flat) colorLog: vec4f,   // rgb, L = ln(o / α_min)
 };
 
 @vertex
 fn vertexMain(@builtin(vertex_index) vertex: u32) -> VertexOut {
-  // One triangle (3 vertices) per splat in one non-instanced draw.
+  // One triangle (3 vertices) per splat in one non-instanced draw. The record carries the extents
+  // already scaled by k (no log, square root or normalisation here, three times per splat).
   let s = projected[sortedIndices[vertex / 3u]];
   let vi = vertex % 3u;
-  let rg = unpack2x16float(s.colorRG);
-  let bo = unpack2x16float(s.colorBO);
-  // α = o·exp(−r²/2) ≥ α_min inside r ≤ k: the triangle's incircle, radius k (in standard
-  // deviations), is that ellipse. Corners at 2k: (0, 2), (√3, −1), (−√3, −1).
-  let k = sqrt(2.0 * log(max(bo.y, ALPHA_MIN) / ALPHA_MIN));
-  let corner = select(select(vec2f(-1.7320508, -1.0), vec2f(1.7320508, -1.0), vi == 1u), vec2f(0.0, 2.0), vi == 0u) * k;
-  let axisMinor = vec2f(-s.axisMajor.y, s.axisMajor.x) / max(length(s.axisMajor), 1e-30) * s.sigmaMinor;
-  let offset = corner.x * s.axisMajor + corner.y * axisMinor;
+  // α ≥ α_min inside |c| ≤ 1, the triangle's incircle. Corners at 2: (0, 2), (√3, −1), (−√3, −1).
+  let corner = select(select(vec2f(-1.7320508, -1.0), vec2f(1.7320508, -1.0), vi == 1u), vec2f(0.0, 2.0), vi == 0u);
+  let bm = unpack2x16float(s.blueMinor);
+  let extentMinor = vec2f(-s.extentMajor.y, s.extentMajor.x) * bm.y;
   var out: VertexOut;
-  out.position = pixelToClip(camera, s.centerPx + offset, s.depthNdc);
-  out.sigmas = corner;
-  out.color = vec4f(rg, bo);
+  out.position = pixelToClip(camera, s.centerPx + corner.x * s.extentMajor + corner.y * extentMinor, s.depthNdc);
+  out.corner = corner;
+  out.colorLog = vec4f(unpack2x16float(s.colorRG), bm.x, s.alphaLog);
   return out;
 }
 
 @fragment
 fn fragmentMain(in: VertexOut) -> @location(0) vec4f {
-  // dᵀ Σ'⁻¹ d = u² + v² in the eigenbasis, u and v in standard deviations.
-  let alpha = min(ALPHA_MAX, in.color.a * exp(-0.5 * dot(in.sigmas, in.sigmas)));
+  // o·exp(−½ dᵀ Σ'⁻¹ d) with dᵀ Σ'⁻¹ d = k²|c|² and o = α_min·e^L, ½k² = L.
+  let alpha = min(ALPHA_MAX, ALPHA_MIN * exp(in.colorLog.a * (1.0 - dot(in.corner, in.corner))));
   let a = select(alpha, 0.0, alpha < ALPHA_MIN); // no discard: (0, 0, 0, 0) blends to no change
-  return vec4f(in.color.rgb * a, a);
+  return vec4f(in.colorLog.rgb * a, a);
 }

@@ -13,16 +13,18 @@ struct Splat {
 }
 
 // A splat projected to screen space by the preprocess pass (the raster record), 32 bytes. The
-// 2D Gaussian is stored in its eigenbasis: Σ' = λ₁ e₁e₁ᵀ + λ₂ e₂e₂ᵀ with e₂ = (−e₁.y, e₁.x), so
-// the raster pass draws a triangle around the ellipse of ±k√λ₁ e₁, ±k√λ₂ e₂ and evaluates the Gaussian from
-// coordinates in standard deviations, without the conic (projection.ts: ProjectedSplat).
+// 2D Gaussian is stored in its eigenbasis, Σ' = λ₁ e₁e₁ᵀ + λ₂ e₂e₂ᵀ with e₂ = (−e₁.y, e₁.x), already
+// scaled by the opacity-aware extent k = √(2 L), L = ln(o / α_min), so that the raster pass places the
+// triangle around the α ≥ α_min ellipse with multiplies alone: corner c (unit-incircle coordinates)
+// at centre + c.x·extentMajor + c.y·minorRatio·perp(extentMajor), α there = α_min·exp(L(1 − |c|²))
+// (projection.ts: ProjectedSplat; bench/RESULTS.md measured the vertex work this takes off).
 struct ProjectedSplat {
-  centerPx: vec2f,   // pixels, origin top-left, y down
-  axisMajor: vec2f,  // √λ₁ e₁, pixels: one standard deviation along the major axis
-  sigmaMinor: f32,   // √λ₂, pixels: one standard deviation along e₂
-  depthNdc: f32,     // WebGPU NDC depth of the centre, [0, 1]
-  colorRG: u32,      // pack2x16float(r, g): view-dependent colour from SH
-  colorBO: u32,      // pack2x16float(b, opacity)
+  centerPx: vec2f,     // pixels, origin top-left, y down
+  extentMajor: vec2f,  // k√λ₁ e₁, pixels: the α_min ellipse's semi-major axis
+  alphaLog: f32,       // L = ln(o / α_min) ≥ 0 (k = √(2L)); negative: culled
+  depthNdc: f32,       // WebGPU NDC depth of the centre, [0, 1]
+  colorRG: u32,        // pack2x16float(r, g): view-dependent colour from SH
+  blueMinor: u32,      // pack2x16float(b, √(λ₂/λ₁)): blue and the minor/major axis ratio, (0, 1]
 }
 
 // Per-frame values of the splat passes other than the camera.

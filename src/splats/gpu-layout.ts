@@ -6,7 +6,7 @@
  * |--------------|------------------|-----------------------------------------------------------------|
  * | splats       | 64 B             | `Splat`: position f32×3, opacity, rotation (w,x,y,z), scale f32×3, SH scale, shDc f32×3, pad |
  * | shRest       | SH_REST_STRIDE×4 | the K higher-band SH coefficients (rgb) as snorm8 of the splat's SH scale, one word per coefficient (`packShRest`) |
- * | projected    | 32 B             | `ProjectedSplat`: centre px, √λ₁e₁ px, √λ₂ px, NDC depth, colour rg, (b, opacity) as f16 pairs |
+ * | projected    | 32 B             | `ProjectedSplat`: centre px, k√λ₁e₁ px, L = ln(o/α_min) (−1: culled), NDC depth, colour rg, (b, √(λ₂/λ₁)) as f16 pairs |
  * | depths       | 4 B              | f32 bits of the splat's camera depth (valid where its visibility bit is set) |
  * | visible bits | 1 bit            | visible this frame, whole blocks of 256 (cleared each frame)    |
  * | block offsets| 4 B / 256 splats | visible splats per block, then their exclusive scan             |
@@ -17,7 +17,7 @@
 import { shRestCount, type SplatCloud } from './splat-cloud';
 
 export const SPLAT_LAYOUT = { size: 64, position: 0, opacity: 12, rotation: 16, scale: 32, shScale: 44, shDc: 48 } as const;
-export const PROJECTED_SPLAT_LAYOUT = { size: 32, centerPx: 0, axisMajor: 8, sigmaMinor: 16, depthNdc: 20, colorRG: 24, colorBO: 28 } as const;
+export const PROJECTED_SPLAT_LAYOUT = { size: 32, centerPx: 0, extentMajor: 8, alphaLog: 16, depthNdc: 20, colorRG: 24, blueMinor: 28 } as const;
 export const SPLAT_FRAME_LAYOUT = { size: 16, splatCount: 0, keyBits: 4, rangeCount: 8, minAlphaMass: 12 } as const;
 
 /**

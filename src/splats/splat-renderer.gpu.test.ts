@@ -153,28 +153,32 @@ describe('preprocess pass', () => {
         const ref = projectSplat(cloud, i, cam, minAlphaMass);
         const o = i * (PROJECTED_SPLAT_LAYOUT.size / 4);
         if (!ref) {
-          expect(f[o + PROJECTED_SPLAT_LAYOUT.sigmaMinor / 4], `splat ${i} culled by the reference`).toBe(0);
+          expect(f[o + PROJECTED_SPLAT_LAYOUT.alphaLog / 4], `splat ${i} culled by the reference`).toBe(-1);
           continue;
         }
         visible++;
-        // f32 vs f64: centres within 1e-3 px; the eigenbasis (√λ₁ e₁ up to sign, √λ₂) within 1e-3 relative.
+        // f32 vs f64: centres within 1e-3 px; the extents (k√λ₁ e₁ up to sign; √(λ₂/λ₁) as binary16) and
+        // L = ln(o / α_min) within 1e-3 relative.
         expect(Math.abs(f[o] - ref.u), `splat ${i} u`).toBeLessThan(1e-3 * Math.max(1, Math.abs(ref.u)));
         expect(Math.abs(f[o + 1] - ref.v), `splat ${i} v`).toBeLessThan(1e-3 * Math.max(1, Math.abs(ref.v)));
-        const [mx, my] = [f[o + 2], f[o + 3]];
+        const k = ref.extentSigmas;
+        const [mx, my] = [f[o + PROJECTED_SPLAT_LAYOUT.extentMajor / 4], f[o + PROJECTED_SPLAT_LAYOUT.extentMajor / 4 + 1]];
         const sign = Math.sign(mx * ref.major[0] + my * ref.major[1]) || 1;
-        const tol = 1e-3 * ref.sigma[0] + 1e-4;
+        const tol = 1e-3 * k * ref.sigma[0] + 1e-4;
         // Near-circular splats have no well-defined e₁: compare it only where λ₁ and λ₂ differ.
         if (ref.sigma[0] > 1.01 * ref.sigma[1]) {
-          expect(Math.abs(sign * mx - ref.major[0] * ref.sigma[0]), `splat ${i} e1.x`).toBeLessThan(tol * 5);
-          expect(Math.abs(sign * my - ref.major[1] * ref.sigma[0]), `splat ${i} e1.y`).toBeLessThan(tol * 5);
+          expect(Math.abs(sign * mx - ref.major[0] * k * ref.sigma[0]), `splat ${i} e1.x`).toBeLessThan(tol * 5);
+          expect(Math.abs(sign * my - ref.major[1] * k * ref.sigma[0]), `splat ${i} e1.y`).toBeLessThan(tol * 5);
         }
-        expect(Math.abs(Math.hypot(mx, my) - ref.sigma[0]), `splat ${i} sigma major`).toBeLessThan(tol);
-        expect(Math.abs(f[o + 4] - ref.sigma[1]), `splat ${i} sigma minor`).toBeLessThan(1e-3 * ref.sigma[1] + 1e-4);
+        expect(Math.abs(Math.hypot(mx, my) - k * ref.sigma[0]), `splat ${i} extent major`).toBeLessThan(tol);
+        const ratio = fromHalfBits(u32[o + PROJECTED_SPLAT_LAYOUT.blueMinor / 4] >>> 16);
+        expect(Math.abs(ratio - ref.sigma[1] / ref.sigma[0]), `splat ${i} minor/major`).toBeLessThan(1e-3 * (ref.sigma[1] / ref.sigma[0]) + 1e-5);
+        expect(Math.abs(f[o + PROJECTED_SPLAT_LAYOUT.alphaLog / 4] - (k * k) / 2), `splat ${i} ln(o / α_min)`).toBeLessThan(1e-3 * Math.max(1, (k * k) / 2));
         const p = cloud.positions.subarray(i * 3, i * 3 + 3);
         const dir = [p[0] - cam.eye[0], p[1] - cam.eye[1], p[2] - cam.eye[2]];
         evalSplatColor(decoded, i, dir.map((v) => v / Math.hypot(...dir)), rgb);
         const rg = u32[o + PROJECTED_SPLAT_LAYOUT.colorRG / 4];
-        const gpuRgb = [fromHalfBits(rg & 0xffff), fromHalfBits(rg >>> 16), fromHalfBits(u32[o + PROJECTED_SPLAT_LAYOUT.colorBO / 4] & 0xffff)];
+        const gpuRgb = [fromHalfBits(rg & 0xffff), fromHalfBits(rg >>> 16), fromHalfBits(u32[o + PROJECTED_SPLAT_LAYOUT.blueMinor / 4] & 0xffff)];
         // binary16 output: 2⁻¹¹ relative, plus f32 sums.
         for (let c = 0; c < 3; c++) expect(Math.abs(gpuRgb[c] - rgb[c]), `splat ${i} colour ${c}`).toBeLessThan(1e-3 * Math.max(1, rgb[c]) + 1e-4);
       }
