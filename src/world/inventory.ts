@@ -1,0 +1,190 @@
+/**
+ * The inventory of a generated world (issue 16): every named street, intersection, crosswalk,
+ * landmark and object, and the pedestrian network with its widths, as plain JSON that tasks, suites
+ * and ground truth read (`npm run world -- --seed K --json OUT.json`). World frame, metres, z up
+ * (positions are ground-plane [x, y]), rounded to the millimetre; deterministic per seed and size.
+ */
+import type { Vec2 } from './geometry';
+import type { JunctionKind } from './network';
+import type { ObjectKind } from './objects';
+import { nameWorld } from './names';
+import { isWalkable } from './queries';
+import { BoxGrid } from './spatial-index';
+import type { World } from './world';
+
+export const INVENTORY_FORMAT = 'curbside-world-inventory';
+export const INVENTORY_VERSION = 1;
+
+/** Landmark kinds: places an agent can be sent to by name. */
+export type LandmarkKind = 'storefront' | 'bus-stop';
+
+/** An object of the world with its name (where it has one) and the street it stands on. */
+export interface InventoryObject {
+  /** `StaticObject.id`. */
+  id: number;
+  kind: ObjectKind;
+  /** Storefront sign text, a bus stop's name, a building's address (buildings facing no sidewalk have no shop); null for unnamed furniture. */
+  name: string | null;
+  position: Vec2;
+  /** Heading of the long axis, rad from +x, CCW. */
+  yaw: number;
+  height: number;
+  /** Named street it belongs to, or null (roundabout islands). */
+  street: string | null;
+  /** Side of that street's polyline it stands on, or null. */
+  side: 'left' | 'right' | null;
+}
+
+/** A place an agent can be sent to by name: a storefront or a bus stop. */
+export interface Landmark {
+  /** The object's id (`InventoryObject.id`). */
+  id: number;
+  kind: LandmarkKind;
+  name: string;
+  position: Vec2;
+  street: string;
+  /** "12 Oak Street" for buildings; null for bus stops. */
+  address: string | null;
+  /**
+   * Where a pedestrian reaches it: the middle of a storefront's facade (its footprint's extreme
+   * point towards the street), a bus shelter's centre.
+   */
+  entrance: Vec2;
+  /** The pedestrian-network node closest to the entrance (`network.nodes` index) and its distance, metres. */
+  node: number;
+  nodeDistance: number;
+}
+
+/** The inventory file (`format: curbside-world-inventory`, version 1). */
+export interface WorldInventory {
+  format: typeof INVENTORY_FORMAT;
+  version: typeof INVENTORY_VERSION;
+  seed: number;
+  size: number;
+  streets: { id: number; name: string; segments: number[]; closed: boolean; length: number; polyline: Vec2[] }[];
+  intersections: { id: number; kind: JunctionKind; position: Vec2; streets: string[] }[];
+  crosswalks: { id: number; position: Vec2; street: string; width: number }[];
+  landmarks: Landmark[];
+  objects: InventoryObject[];
+  /** Objects per kind. */
+  counts: Partial<Record<ObjectKind, number>>;
+  /**
+   * The pedestrian network (the navigation graph, SidewalkBench's nav graph): nodes [x, y] and
+   * undirected edges with their length and the walkable width across the edge at its midpoint
+   * (probed every 5 cm, at most 8 m each way).
+   */
+  network: { nodes: Vec2[]; edges: { a: number; b: number; kind: 'sidewalk' | 'crosswalk'; length: number; width: number }[] };
+}
+
+/**
+ * Farthest a landmark's entrance may be from a pedestrian-network node, metres: a building facing no
+ * sidewalk of the network has no shop, a bus shelter off it is not a landmark.
+ */
+export const LANDMARK_REACH = 10;
+
+const r3 = (v: number) => Math.round(v * 1000) / 1000;
+const p3 = (p: readonly number[]): Vec2 => [r3(p[0]), r3(p[1])];
+
+/** Walkable width across the segment a–b at its midpoint, metres (probes every 5 cm up to 8 m each way). */
+function widthAt(world: World, a: Vec2, b: Vec2): number {
+  const l = Math.hypot(b[0] - a[0], b[1] - a[1]) || 1;
+  const n: Vec2 = [-(b[1] - a[1]) / l, (b[0] - a[0]) / l];
+  const m: Vec2 = [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2];
+  const reach = (sign: number) => {
+    let d = 0;
+    while (d < 8 && isWalkable(world, m[0] + sign * n[0] * (d + 0.05), m[1] + sign * n[1] * (d + 0.05))) d += 0.05;
+    return d;
+  };
+  return reach(1) + reach(-1);
+}
+
+/** The inventory of `world` (see {@link WorldInventory}). */
+export function worldInventory(world: World): WorldInventory {
+  const buildings = world.obstacles.filter((o) => o.kind === 'building');
+  const names = nameWorld(world.network, buildings, world.seed);
+  const streetName = (networkStreetId: number): string | null => {
+    const id = names.streetOf.get(networkStreetId);
+    return id === undefined ? null : names.streets[id].name;
+  };
+  const addressOf = new Map(names.addresses.map((a) => [a.objectId, a]));
+  const sideOf = (o: World['obstacles'][number]): 'left' | 'right' | null => {
+    const a = addressOf.get(o.id);
+    if (a) return a.side;
+    const id = names.streetOf.get(o.streetId);
+    if (id === undefined) return null;
+    const line = names.streets[id].polyline;
+    // Side of the closest polyline segment (+ left).
+    let best = { d: Infinity, side: 1 };
+    for (let i = 0; i + 1 < line.length; i++) {
+      const [p, q] = [line[i], line[i + 1]];
+      const dx = q[0] - p[0], dy = q[1] - p[1];
+      const t = Math.max(0, Math.min(1, ((o.centre[0] - p[0]) * dx + (o.centre[1] - p[1]) * dy) / (dx * dx + dy * dy || 1)));
+      const d = Math.hypot(o.centre[0] - p[0] - t * dx, o.centre[1] - p[1] - t * dy);
+      if (d < best.d) best = { d, side: dx * (o.centre[1] - p[1]) - dy * (o.centre[0] - p[0]) >= 0 ? 1 : -1 };
+    }
+    return best.side > 0 ? 'left' : 'right';
+  };
+  const objects: InventoryObject[] = world.obstacles.map((o) => {
+    const street = streetName(o.streetId);
+    const a = addressOf.get(o.id);
+    const name = a ? (a.shop ?? `${a.number} ${street}`) : o.kind === 'busShelter' && street ? `${street} bus stop` : null;
+    return { id: o.id, kind: o.kind, name, position: p3(o.centre), yaw: r3(o.yaw), height: r3(o.height), street, side: street ? sideOf(o) : null };
+  });
+  // Bus stops on one street and side get a number when there are several.
+  const stops = new Map<string, InventoryObject[]>();
+  for (const o of objects) if (o.kind === 'busShelter' && o.name) stops.set(o.name, [...(stops.get(o.name) ?? []), o]);
+  for (const group of stops.values()) if (group.length > 1) group.forEach((o, k) => { o.name = `${o.name} ${k + 1}`; });
+
+  const byId = new Map(world.obstacles.map((o) => [o.id, o]));
+  const nodes = new BoxGrid<number>(LANDMARK_REACH);
+  world.nav.nodes.forEach(([x, y], i) => nodes.insert([x, y, x, y], i));
+  /** The network node nearest to `p` within LANDMARK_REACH, or null. */
+  const nearestNode = (p: Vec2): { node: number; nodeDistance: number } | null => {
+    let best: { node: number; nodeDistance: number } | null = null;
+    for (const i of nodes.query([p[0] - LANDMARK_REACH, p[1] - LANDMARK_REACH, p[0] + LANDMARK_REACH, p[1] + LANDMARK_REACH]).sort((a, b) => a - b)) {
+      const d = Math.hypot(world.nav.nodes[i][0] - p[0], world.nav.nodes[i][1] - p[1]);
+      if (d <= LANDMARK_REACH && (!best || d < best.nodeDistance)) best = { node: i, nodeDistance: d };
+    }
+    return best && { node: best.node, nodeDistance: r3(best.nodeDistance) };
+  };
+  const landmarks: Landmark[] = objects.flatMap((o): Landmark[] => {
+    const a = addressOf.get(o.id);
+    const src = byId.get(o.id)!;
+    if (a?.shop && o.street) {
+      // The facade's middle: the footprint's farthest extent along the outward normal `front`.
+      const reach = Math.max(...src.footprint.map(([x, y]) => (x - src.centre[0]) * src.front[0] + (y - src.centre[1]) * src.front[1]));
+      const entrance = p3([src.centre[0] + src.front[0] * reach, src.centre[1] + src.front[1] * reach]);
+      const near = nearestNode(entrance);
+      if (near) return [{ id: o.id, kind: 'storefront', name: a.shop, position: o.position, street: o.street, address: `${a.number} ${o.street}`, entrance, ...near }];
+      o.name = `${a.number} ${o.street}`; // faces no sidewalk of the network (a fork's island): no shop sign
+      return [];
+    }
+    const near = o.kind === 'busShelter' ? nearestNode(o.position) : null;
+    if (near && o.name && o.street) return [{ id: o.id, kind: 'bus-stop', name: o.name, position: o.position, street: o.street, address: null, entrance: o.position, ...near }];
+    return [];
+  });
+  const counts: Partial<Record<ObjectKind, number>> = {};
+  for (const o of [...objects].sort((p, q) => (p.kind < q.kind ? -1 : p.kind > q.kind ? 1 : 0))) counts[o.kind] = (counts[o.kind] ?? 0) + 1;
+  return {
+    format: INVENTORY_FORMAT,
+    version: INVENTORY_VERSION,
+    seed: world.seed,
+    size: world.size,
+    streets: names.streets.map((s) => {
+      const line = s.closed ? [...s.polyline, s.polyline[0]] : s.polyline;
+      const length = line.slice(1).reduce((acc, p, i) => acc + Math.hypot(p[0] - line[i][0], p[1] - line[i][1]), 0);
+      return { id: s.id, name: s.name, segments: s.segments, closed: s.closed, length: r3(length), polyline: s.polyline.map(p3) };
+    }),
+    intersections: world.network.junctions
+      .filter((j) => j.kind !== 'deadEnd')
+      .map((j) => ({ id: j.id, kind: j.kind, position: p3(j.centre), streets: [...new Set(j.arms.map((a) => streetName(a.streetId)).filter((n): n is string => n !== null))].sort() })),
+    crosswalks: world.crosswalks.map((c) => ({ id: c.id, position: p3(c.centre), street: streetName(c.streetId) ?? '', width: r3(c.width) })),
+    landmarks,
+    objects,
+    counts,
+    network: {
+      nodes: world.nav.nodes.map(p3),
+      edges: world.nav.edges.map((e) => ({ a: e.a, b: e.b, kind: e.kind, length: r3(e.length), width: r3(widthAt(world, world.nav.nodes[e.a], world.nav.nodes[e.b])) })),
+    },
+  };
+}

@@ -1,0 +1,237 @@
+/**
+ * Street names, addresses and storefront names of a generated world (issue 16, "names and
+ * landmarks"): seeded from the world seed's own `names` stream, so the geometry of every world is the
+ * same with or without them.
+ *
+ * A *named street* is a chain of network streets that continue one another through junctions (the
+ * way a real avenue runs on through its cross streets): at each junction the two arms whose
+ * directions are most nearly opposite, within {@link CONTINUATION_DEG} of straight on, join one name.
+ * Addresses follow the usual convention: numbers grow along the named street's polyline, odd on its
+ * left, even on its right, about one number per {@link ADDRESS_SPACING} metres of frontage.
+ */
+import { createRng, type Rng } from '../core/random';
+import type { Vec2 } from './geometry';
+import type { StreetNetwork } from './network';
+import type { StaticObject } from './objects';
+import { arcLengths, projectOnPolyline } from './polyline';
+
+/** Largest bend, degrees, at which a street carries on through a junction under the same name. */
+export const CONTINUATION_DEG = 30;
+/** Metres of frontage per address number step (2 per step: one side's numbers are all odd or even). */
+export const ADDRESS_SPACING = 6;
+
+const STREET_STEMS = [
+  'Alder', 'Ash', 'Aspen', 'Bay', 'Beech', 'Birch', 'Bridge', 'Brook', 'Canal', 'Cedar', 'Chapel', 'Cherry',
+  'Church', 'Clay', 'Cliff', 'Copper', 'Dock', 'Elm', 'Ferry', 'Field', 'Fir', 'Forge', 'Garden', 'Granite',
+  'Grove', 'Harbor', 'Hawthorn', 'Hazel', 'Hill', 'Holly', 'Juniper', 'Lake', 'Larch', 'Laurel', 'Linden',
+  'Maple', 'Market', 'Meadow', 'Mill', 'Mint', 'Myrtle', 'Oak', 'Olive', 'Orchard', 'Park', 'Pearl', 'Pine',
+  'Poplar', 'Quarry', 'Railway', 'River', 'Rose', 'Rowan', 'Salt', 'School', 'Silver', 'Spring', 'Spruce',
+  'Station', 'Stone', 'Sycamore', 'Tannery', 'Temple', 'Tower', 'Union', 'Vine', 'Walnut', 'Water', 'Willow',
+  'Wharf', 'Windmill', 'Yew',
+] as const;
+const STREET_TYPES = ['Street', 'Avenue', 'Road', 'Lane', 'Way', 'Boulevard', 'Place', 'Drive'] as const;
+const NAME_PREFIXES = ['North', 'South', 'East', 'West', 'Upper', 'Lower', 'Old', 'New'] as const;
+const SHOP_OWNERS = [
+  'Adler', 'Baker', 'Costa', 'Dubois', 'Eriksen', 'Fischer', 'Garcia', 'Hughes', 'Ito', 'Jansen', 'Kowalski',
+  'Lopez', 'Moreau', 'Nakamura', 'Okafor', 'Patel', 'Quinn', 'Rossi', 'Silva', 'Tanaka', 'Urban', 'Vega',
+  'Weber', 'Xu', 'Young', 'Zimmer',
+] as const;
+/** Storefront kinds (what the sign says after the owner's name). */
+export const SHOP_KINDS = ['Bakery', 'Cafe', 'Pharmacy', 'Books', 'Hardware', 'Florist', 'Grocery', 'Barber', 'Laundry', 'Deli', 'Optician', 'Tailor'] as const;
+
+/** A named street: the network streets it is made of, in order along it, and its polyline. */
+export interface NamedStreet {
+  /** Index in `WorldNames.streets`. */
+  id: number;
+  name: string;
+  /** Network street ids (`StreetNetwork.streets[i].id`) in order along the named street. */
+  segments: number[];
+  /** Centreline, metres, world frame; segments joined in order (closed for a ring, last vertex not repeated). */
+  polyline: Vec2[];
+  closed: boolean;
+}
+
+/** A building's address and, for storefronts, the name on its sign. */
+export interface Address {
+  /** Building object id (`StaticObject.id`). */
+  objectId: number;
+  /** Named street id (`NamedStreet.id`). */
+  street: number;
+  /** House number: odd on the street's left (of its polyline direction), even on its right. */
+  number: number;
+  side: 'left' | 'right';
+  /** Arc length of the building's front along the named street's polyline, metres. */
+  s: number;
+  /** The storefront's sign text (e.g. "Rossi Bakery"), or null for a building without a shop. */
+  shop: string | null;
+}
+
+/** Names of a world: its named streets (every network street in exactly one) and every building's address. */
+export interface WorldNames {
+  streets: NamedStreet[];
+  /** Network street id → named street id. */
+  streetOf: Map<number, number>;
+  addresses: Address[];
+}
+
+const dirAt = (line: readonly Vec2[], atStart: boolean): Vec2 => {
+  // Unit direction pointing away from the junction, over the first few metres of the street.
+  const n = line.length;
+  const [a, b] = atStart ? [line[0], line[Math.min(n - 1, 1)]] : [line[n - 1], line[Math.max(0, n - 2)]];
+  const l = Math.hypot(b[0] - a[0], b[1] - a[1]) || 1;
+  return [(b[0] - a[0]) / l, (b[1] - a[1]) / l];
+};
+
+/** Continuations: for each junction, the pairs of arms that carry on straight (greedy, most opposite first). */
+function continuations(net: StreetNetwork): [number, boolean, number, boolean][] {
+  const byId = new Map(net.streets.map((s) => [s.id, s]));
+  const out: [number, boolean, number, boolean][] = [];
+  const cosLimit = -Math.cos((CONTINUATION_DEG * Math.PI) / 180);
+  for (const j of net.junctions) {
+    if (j.kind === 'roundabout') continue; // streets end at the ring, which is its own street
+    const arms = j.arms.filter((a) => !byId.get(a.streetId)!.closed);
+    const pairs: { c: number; x: number; y: number }[] = [];
+    for (let x = 0; x < arms.length; x++) {
+      for (let y = x + 1; y < arms.length; y++) {
+        if (arms[x].streetId === arms[y].streetId) continue;
+        const dx = dirAt(byId.get(arms[x].streetId)!.centreline, arms[x].atStart);
+        const dy = dirAt(byId.get(arms[y].streetId)!.centreline, arms[y].atStart);
+        const c = dx[0] * dy[0] + dx[1] * dy[1];
+        if (c <= cosLimit) pairs.push({ c, x, y });
+      }
+    }
+    pairs.sort((p, q) => p.c - q.c || p.x - q.x || p.y - q.y);
+    const used = new Set<number>();
+    for (const p of pairs) {
+      if (used.has(p.x) || used.has(p.y)) continue;
+      used.add(p.x);
+      used.add(p.y);
+      out.push([arms[p.x].streetId, arms[p.x].atStart, arms[p.y].streetId, arms[p.y].atStart]);
+    }
+  }
+  return out;
+}
+
+/** Chains of network streets joined by continuations, each in order, with its polyline. */
+function chainStreets(net: StreetNetwork): { segments: number[]; polyline: Vec2[]; closed: boolean }[] {
+  const byId = new Map(net.streets.map((s) => [s.id, s]));
+  // next[(id, end)] = (id', end'): leaving street id through its end `end` continues into id' at end'.
+  const link = new Map<string, [number, boolean]>();
+  const key = (id: number, atStart: boolean) => `${id}:${atStart ? 's' : 'e'}`;
+  for (const [a, aStart, b, bStart] of continuations(net)) {
+    link.set(key(a, aStart), [b, bStart]);
+    link.set(key(b, bStart), [a, aStart]);
+  }
+  const done = new Set<number>();
+  const chains: { segments: number[]; polyline: Vec2[]; closed: boolean }[] = [];
+  for (const street of [...net.streets].sort((p, q) => p.id - q.id)) {
+    if (done.has(street.id)) continue;
+    if (street.closed) {
+      done.add(street.id);
+      chains.push({ segments: [street.id], polyline: street.centreline.map((p) => [p[0], p[1]]), closed: true });
+      continue;
+    }
+    // Walk back to the chain's first street (or around a loop of continuations to this one).
+    let first = street.id;
+    let entered = true; // we enter `first` through its start
+    for (let guard = 0; guard < net.streets.length; guard++) {
+      const prev = link.get(key(first, entered));
+      if (!prev || prev[0] === street.id) break;
+      first = prev[0];
+      entered = !prev[1];
+    }
+    const segments: number[] = [];
+    const polyline: Vec2[] = [];
+    let id = first;
+    let fromStart = entered;
+    while (!done.has(id)) {
+      done.add(id);
+      segments.push(id);
+      const line = byId.get(id)!.centreline;
+      const ordered = fromStart ? line : [...line].reverse();
+      for (const p of polyline.length > 0 ? ordered.slice(1) : ordered) polyline.push([p[0], p[1]]);
+      const next = link.get(key(id, !fromStart));
+      if (!next) break;
+      [id, fromStart] = next;
+    }
+    chains.push({ segments, polyline, closed: false });
+  }
+  return chains;
+}
+
+/**
+ * A distinct name for each street kind in `kinds`, in order: a stem and a street type drawn without
+ * replacement (a ring is a `Circus`), then with a prefix (`North`, `Upper`, …) once those run out.
+ */
+function drawNames(rng: Rng, kinds: readonly ('ring' | 'street')[]): string[] {
+  const used = new Set<string>();
+  const draw = (pool: string[]): string | null => {
+    while (pool.length > 0) {
+      const name = pool.splice(rng.int(0, pool.length - 1), 1)[0];
+      if (!used.has(name)) return name;
+    }
+    return null;
+  };
+  const plain = STREET_STEMS.flatMap((stem) => STREET_TYPES.map((type) => `${stem} ${type}`));
+  const rings = STREET_STEMS.map((stem) => `${stem} Circus`);
+  const prefixed = (base: readonly string[]) => NAME_PREFIXES.flatMap((p) => base.map((n) => `${p} ${n}`));
+  let plainMore: string[] | null = null;
+  let ringsMore: string[] | null = null;
+  return kinds.map((kind) => {
+    let name = kind === 'ring' ? draw(rings) : draw(plain);
+    if (name === null && kind === 'ring') name = draw((ringsMore ??= prefixed(STREET_STEMS.map((s) => `${s} Circus`))));
+    if (name === null) name = draw((plainMore ??= prefixed(STREET_STEMS.flatMap((stem) => STREET_TYPES.map((type) => `${stem} ${type}`)))));
+    if (name === null) throw new Error(`names: more than ${used.size} streets to name`);
+    used.add(name);
+    return name;
+  });
+}
+
+/**
+ * Names the streets of `net` and addresses its buildings (objects of kind `building` with a street).
+ * Deterministic: the same network, buildings and seed give the same names.
+ *
+ * @param seed the world seed (`World.seed`); names come from its `names` stream.
+ */
+export function nameWorld(net: StreetNetwork, buildings: readonly StaticObject[], seed: number): WorldNames {
+  const rng = createRng(seed).fork('names');
+  const chains = chainStreets(net);
+  const names = drawNames(rng.fork('streets'), chains.map((c) => (c.closed ? 'ring' : 'street')));
+  const streets: NamedStreet[] = chains.map((c, id) => ({ id, name: names[id], ...c }));
+  const streetOf = new Map<number, number>();
+  for (const s of streets) for (const seg of s.segments) streetOf.set(seg, s.id);
+
+  // Addresses: each building's front projected on its named street, numbered along it per side.
+  const shops = rng.fork('shops');
+  const cums = streets.map((s) => arcLengths(s.closed ? [...s.polyline, s.polyline[0]] : s.polyline));
+  const placed: Address[] = [];
+  for (const b of [...buildings].filter((o) => o.kind === 'building' && streetOf.has(o.streetId)).sort((p, q) => p.id - q.id)) {
+    const street = streetOf.get(b.streetId)!;
+    const line = streets[street].closed ? [...streets[street].polyline, streets[street].polyline[0]] : streets[street].polyline;
+    const { s, side } = projectOnPolyline(line, b.centre[0], b.centre[1], cums[street]);
+    const shop = shops.next() < 0.6 ? `${shops.pick(SHOP_OWNERS)} ${shops.pick(SHOP_KINDS)}` : null;
+    placed.push({ objectId: b.id, street, number: 0, side: side > 0 ? 'left' : 'right', s, shop });
+  }
+  // Numbers: in order of s on each (street, side), about one step per ADDRESS_SPACING m, strictly increasing.
+  const groups = new Map<string, Address[]>();
+  for (const a of placed) groups.set(`${a.street}:${a.side}`, [...(groups.get(`${a.street}:${a.side}`) ?? []), a]);
+  for (const group of groups.values()) {
+    group.sort((p, q) => p.s - q.s || p.objectId - q.objectId);
+    const parity = group[0].side === 'left' ? 1 : 2;
+    let last = -Infinity;
+    for (const a of group) {
+      const wanted = 2 * Math.floor(a.s / ADDRESS_SPACING) + parity;
+      a.number = Math.max(wanted, last + 2);
+      last = a.number;
+    }
+  }
+  // Sign texts are distinct within a world: a repeat gets its street's name appended.
+  const seen = new Set<string>();
+  for (const a of placed) {
+    if (a.shop === null) continue;
+    if (seen.has(a.shop)) a.shop = `${a.shop} ${streets[a.street].name.split(' ')[0]}`;
+    if (seen.has(a.shop)) a.shop = `${a.shop} ${a.number}`;
+    seen.add(a.shop);
+  }
+  return { streets, streetOf, addresses: placed.sort((p, q) => p.objectId - q.objectId) };
+}
