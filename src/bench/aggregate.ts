@@ -28,6 +28,8 @@ export interface SummaryRow {
   minPedestrianDistance: Stat;
   timeWithinPersonal: Stat;
   pathIrregularity: Stat;
+  /** Pedestrian-network adherence, [0, 1], over the records that have it (EpisodeRecord.networkAdherence). */
+  networkAdherence: Stat;
 }
 
 const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : NaN);
@@ -73,6 +75,7 @@ export function summarise(records: EpisodeRecord[]): SummaryRow[] {
         minPedestrianDistance: perRun(rs, (x) => mean(x.filter((r) => r.minPedestrianDistance !== null).map((r) => r.minPedestrianDistance as number))),
         timeWithinPersonal: perRun(rs, (x) => mean(x.map((r) => r.timeWithinPersonal))),
         pathIrregularity: perRun(rs, (x) => mean(x.map((r) => r.pathIrregularity))),
+        networkAdherence: perRun(rs, (x) => mean(x.filter((r) => r.networkAdherence !== undefined).map((r) => r.networkAdherence as number))),
       };
     });
 }
@@ -87,12 +90,12 @@ export function formatStat(s: Stat, digits = 2, percent = false): string {
 
 /** A fixed-width text table of the summary for the terminal. */
 export function summaryTable(rows: SummaryRow[]): string {
-  const header = ['policy', 'suite', 'category', 'eps', 'success %', 'route compl. %', 'fail/100m', 'coll/100m', 'lane/100m', 'freeze/100m', 'v̄ m/s', 'min ped m'];
+  const header = ['policy', 'suite', 'category', 'eps', 'success %', 'route compl. %', 'fail/100m', 'coll/100m', 'lane/100m', 'freeze/100m', 'v̄ m/s', 'min ped m', 'on network %'];
   const body = rows.map((r) => [
     r.policy, r.suite, r.category, String(r.episodes),
     formatStat(r.successRate, 1, true), formatStat(r.routeCompletion, 1, true),
     formatStat(r.failuresPer100m), formatStat(r.collisionsPer100m), formatStat(r.outOfLanePer100m), formatStat(r.freezingPer100m),
-    formatStat(r.averageVelocity), formatStat(r.minPedestrianDistance),
+    formatStat(r.averageVelocity), formatStat(r.minPedestrianDistance), formatStat(r.networkAdherence, 1, true),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((row) => row[i].length)));
   const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i])).join('  ');

@@ -30,6 +30,11 @@ export interface EpisodeRecord {
   timeWithinIntimate: number;
   timeWithinPersonal: number;
   pathIrregularity: number;
+  /**
+   * Share of the episode's duration with the robot's base centre on the pedestrian network (sidewalk or
+   * crosswalk), [0, 1] (metrics.ts: networkAdherence). Absent in older files.
+   */
+  networkAdherence?: number;
   /** Robot trajectory subsampled for the report, [t, x, y] rows. */
   trajectory: [number, number, number][];
   /**

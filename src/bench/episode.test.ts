@@ -60,6 +60,7 @@ describe('runEpisode', () => {
     expect(r.timeToGoal!).toBeGreaterThan(11.6);
     expect(r.timeToGoal!).toBeLessThan(16);
     expect(r.averageVelocity).toBeGreaterThan(0.8);
+    expect(r.networkAdherence).toBe(1);
   });
 
   it('the expert passes a pedestrian standing in its path without a collision', async () => {

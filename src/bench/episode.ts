@@ -10,7 +10,7 @@ import { FailureMonitor, type FailureEvent, type FailureWorld, type PedestrianDi
 import type { RobotSpec } from '../robot/robot-spec';
 import { RouteTracker } from '../robot/route-tracker';
 import { stepUnicycle, worldToRobot, type RobotState, type VelocityCommand } from '../robot/unicycle';
-import { averageVelocity, pathIrregularity, pathLength, socialMetrics, type PedestrianTrack, type Trajectory } from './metrics';
+import { averageVelocity, networkAdherence, pathIrregularity, pathLength, socialMetrics, type PedestrianTrack, type Trajectory } from './metrics';
 import type { EpisodeRecord } from './episode-record';
 import type { Scenario } from '../sim/scenario';
 import type { EpisodePolicy, Observation, PedestrianSim } from '../sim/episode-contracts';
@@ -70,6 +70,8 @@ export class EpisodeRun {
   private readonly sampleEvery: number;
   private readonly traj: Trajectory = { t: [], x: [], y: [], yaw: [] };
   private readonly peds: PedestrianTrack = [];
+  /** Per trajectory sample: whether the base centre was on the pedestrian network. */
+  private readonly onNetwork: boolean[] = [];
   private readonly failures: FailureEvent[] = [];
   private step = 0;
   private end: EpisodeRecord['end'] = 'timeout';
@@ -203,6 +205,7 @@ export class EpisodeRun {
       timeWithinIntimate: social.timeWithinIntimate,
       timeWithinPersonal: social.timeWithinPersonal,
       pathIrregularity: pathIrregularity(traj, scenario.robot.route),
+      networkAdherence: round(networkAdherence(traj, this.onNetwork)),
       trajectory: rows.map((k) => [round(traj.t[k]), round(traj.x[k]), round(traj.y[k])] as [number, number, number]),
       ...(pedestrians > 0 ? { pedestrianPaths: Array.from({ length: pedestrians }, (_, p) => rows.map((k) => [round(this.peds[k][p][0]), round(this.peds[k][p][1])] as [number, number])) } : {}),
     };
@@ -220,6 +223,7 @@ export class EpisodeRun {
     traj.y.push(state.y);
     traj.yaw.push(state.yaw);
     this.peds.push(this.env.pedestrians.discs().map((d) => [d.x, d.y] as Vec2));
+    this.onNetwork.push(this.env.world.isWalkable(state.x, state.y));
   }
 }
 

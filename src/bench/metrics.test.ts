@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { averageVelocity, failuresPer100m, meanStd, pathIrregularity, pathLength, routeTurning, socialMetrics, type Trajectory } from './metrics';
+import { averageVelocity, failuresPer100m, meanStd, networkAdherence, pathIrregularity, pathLength, routeTurning, socialMetrics, type Trajectory } from './metrics';
 
 /** A straight drive along +x at 1 m/s sampled every 0.5 s for 10 s. */
 function straight(): Trajectory {
@@ -11,6 +11,20 @@ describe('metrics on hand-made trajectories', () => {
   it('path length and average velocity of a straight drive', () => {
     expect(pathLength(straight())).toBeCloseTo(10, 12);
     expect(averageVelocity(straight())).toBeCloseTo(1, 12);
+  });
+
+  it('network adherence: the share of time on the network, each interval judged at its end', () => {
+    // A 1 m wide sidewalk along y ∈ [-0.5, 0.5]; the drive leaves it for x in (4, 6] (a 2 m detour on the road).
+    const tr = straight();
+    tr.y = tr.x.map((x) => (x > 4 && x <= 6 ? 2 : 0));
+    const on = tr.x.map((_, k) => Math.abs(tr.y[k]) <= 0.5);
+    expect(networkAdherence(tr, on)).toBeCloseTo(0.8, 12); // 2 of 10 s off
+    expect(networkAdherence(straight(), straight().t.map(() => true))).toBe(1);
+    expect(networkAdherence(straight(), straight().t.map(() => false))).toBe(0);
+    // Uneven sampling weighs by time: 0–1 s on, 1–4 s off.
+    expect(networkAdherence({ t: [0, 1, 4], x: [0, 1, 4], y: [0, 0, 0], yaw: [0, 0, 0] }, [true, true, false])).toBeCloseTo(0.25, 12);
+    expect(networkAdherence({ t: [0], x: [0], y: [0], yaw: [0] }, [false])).toBe(1);
+    expect(() => networkAdherence(straight(), [true])).toThrow(RangeError);
   });
 
   it('failures per 100 m', () => {

@@ -108,6 +108,23 @@ export function pathIrregularity(tr: Trajectory, route: Vec2[]): number {
   return d > 0 ? Math.max(0, turning - routeTurning(route)) / d : 0;
 }
 
+/**
+ * Pedestrian-network adherence (UrbanGround's definition): the share of the episode's action
+ * duration the robot spent on the pedestrian network (sidewalk or crosswalk), in [0, 1]. Each
+ * interval [t_{k−1}, t_k] counts as on the network when the pose at its end, sample k, is;
+ * 1 for an episode of no duration.
+ *
+ * @param onNetwork per trajectory sample: whether its position is on the network (same length as `tr.t`).
+ * @throws RangeError when the lengths differ.
+ */
+export function networkAdherence(tr: Trajectory, onNetwork: readonly boolean[]): number {
+  if (onNetwork.length !== tr.t.length) throw new RangeError(`networkAdherence: ${onNetwork.length} flags for ${tr.t.length} samples`);
+  let on = 0;
+  for (let k = 1; k < tr.t.length; k++) if (onNetwork[k]) on += tr.t[k] - tr.t[k - 1];
+  const total = tr.t.length > 1 ? tr.t[tr.t.length - 1] - tr.t[0] : 0;
+  return total > 0 ? on / total : 1;
+}
+
 /** Mean and sample standard deviation (n − 1); std is 0 for one value, both NaN for none. */
 export function meanStd(values: number[]): { mean: number; std: number; n: number } {
   const n = values.length;

@@ -37,11 +37,11 @@ export interface ReportStrip {
 const esc = (s: string) => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
 
 function table(rows: SummaryRow[]): string {
-  const head = ['policy', 'suite', 'category', 'episodes', 'success %', 'route completion %', 'failures/100 m', 'collisions/100 m', 'out-of-lane/100 m', 'freezing/100 m', 'avg velocity m/s', 'time to goal s', 'min ped. distance m', 'time within 1.2 m s', 'path irregularity rad/m'];
+  const head = ['policy', 'suite', 'category', 'episodes', 'success %', 'route completion %', 'failures/100 m', 'collisions/100 m', 'out-of-lane/100 m', 'freezing/100 m', 'avg velocity m/s', 'time to goal s', 'min ped. distance m', 'time within 1.2 m s', 'path irregularity rad/m', 'network adherence %'];
   const cells = (r: SummaryRow) => [
     r.policy, r.suite, r.category, String(r.episodes), formatStat(r.successRate, 1, true), formatStat(r.routeCompletion, 1, true),
     formatStat(r.failuresPer100m), formatStat(r.collisionsPer100m), formatStat(r.outOfLanePer100m), formatStat(r.freezingPer100m),
-    formatStat(r.averageVelocity), formatStat(r.timeToGoal, 1), formatStat(r.minPedestrianDistance), formatStat(r.timeWithinPersonal, 1), formatStat(r.pathIrregularity, 3),
+    formatStat(r.averageVelocity), formatStat(r.timeToGoal, 1), formatStat(r.minPedestrianDistance), formatStat(r.timeWithinPersonal, 1), formatStat(r.pathIrregularity, 3), formatStat(r.networkAdherence, 1, true),
   ];
   return `<table><thead><tr>${head.map((h) => `<th>${h}</th>`).join('')}</tr></thead><tbody>${rows
     .map((r) => `<tr class="${r.category === 'all' ? 'all' : ''}">${cells(r).map((c) => `<td>${esc(c)}</td>`).join('')}</tr>`)
