@@ -1,5 +1,5 @@
 /**
- * `tsx src/cli/world-map.ts --seed N --out MAP.png [--size 512] [--world-size 400] [--bounds x0,y0,x1,y1] [--route straight|curve|crosswalk|…]`:
+ * `tsx src/cli/world-map.ts --seed N --out MAP.png [--size 512] [--world-size 400] [--bounds x0,y0,x1,y1] [--route straight|curve|crosswalk|…] [--labels]`:
  * generates a procedural world (Node only, no browser) and writes its top-down map as a PNG.
  * Bad input exits 1 with a one-line error.
  */
@@ -10,7 +10,9 @@ import { PNG } from 'pngjs';
 import { UserError } from '../core/user-error';
 import { createRng } from '../core/random';
 import { BLOCK_TYPES, type BlockType } from '../world/blocks';
+import { worldInventory } from '../world/inventory';
 import { renderWorldMap, type MapAgent } from '../world/map-render';
+import { drawMapLabels } from './map-labels';
 import { sampleRoute } from '../world/routes';
 import { generateWorld } from '../world/world';
 
@@ -32,11 +34,12 @@ const program = new Command('world-map')
   .option('--size <px>', 'image side length in pixels', int, 512)
   .option('--world-size <m>', 'world side length in metres (150–2000)', int, 400)
   .option('--bounds <x0,y0,x1,y1>', 'world region to show, metres (default: the whole world)', box)
-  .option('--route <kind>', `draw a sampled 10–20 m route on a block type (${BLOCK_TYPES.join(', ')}, crosswalk)`);
+  .option('--route <kind>', `draw a sampled 10–20 m route on a block type (${BLOCK_TYPES.join(', ')}, crosswalk)`)
+  .option('--labels', 'draw street names and bus stops (and storefront names when zoomed in to ≤ 0.15 m/px)');
 
 async function main(): Promise<void> {
   program.parse();
-  const o = program.opts<{ seed: number; out: string; size: number; worldSize: number; bounds?: [number, number, number, number]; route?: string }>();
+  const o = program.opts<{ seed: number; out: string; size: number; worldSize: number; bounds?: [number, number, number, number]; route?: string; labels?: boolean }>();
   if (!o.out.toLowerCase().endsWith('.png')) throw new Error(`--out ${o.out}: the output must be a .png file`);
   if (o.size < 1 || o.size > 8192) throw new Error(`--size ${o.size}: must be in 1..8192`);
   if (o.route && o.route !== 'crosswalk' && !BLOCK_TYPES.includes(o.route as BlockType)) throw new UserError(`--route ${o.route}: unknown block type`);
@@ -56,6 +59,10 @@ async function main(): Promise<void> {
     console.log(`route on ${r.kind} #${r.sourceId}: ${r.length.toFixed(1)} m from (${r.start.map((v) => v.toFixed(1))}) to (${r.goal.map((v) => v.toFixed(1))})`);
   }
   const img = renderWorldMap(world, { widthPx: o.size, heightPx: o.size, bounds, route, agents });
+  if (o.labels) {
+    const n = drawMapLabels(img, worldInventory(world));
+    console.log(`labels: ${n.streets} streets, ${n.busStops} bus stops, ${n.storefronts} storefronts`);
+  }
   const png = new PNG({ width: img.width, height: img.height });
   png.data = Buffer.from(img.data.buffer, img.data.byteOffset, img.data.byteLength);
   await mkdir(dirname(o.out), { recursive: true });
