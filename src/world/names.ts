@@ -172,15 +172,17 @@ function drawNames(rng: Rng, kinds: readonly ('ring' | 'street')[]): string[] {
     }
     return null;
   };
-  const plain = STREET_STEMS.flatMap((stem) => STREET_TYPES.map((type) => `${stem} ${type}`));
-  const rings = STREET_STEMS.map((stem) => `${stem} Circus`);
+  const plainNames = STREET_STEMS.flatMap((stem) => STREET_TYPES.map((type) => `${stem} ${type}`));
+  const ringNames = STREET_STEMS.map((stem) => `${stem} Circus`);
   const prefixed = (base: readonly string[]) => NAME_PREFIXES.flatMap((p) => base.map((n) => `${p} ${n}`));
+  const plain = [...plainNames];
+  const rings = [...ringNames];
   let plainMore: string[] | null = null;
   let ringsMore: string[] | null = null;
   return kinds.map((kind) => {
     let name = kind === 'ring' ? draw(rings) : draw(plain);
-    if (name === null && kind === 'ring') name = draw((ringsMore ??= prefixed(STREET_STEMS.map((s) => `${s} Circus`))));
-    if (name === null) name = draw((plainMore ??= prefixed(STREET_STEMS.flatMap((stem) => STREET_TYPES.map((type) => `${stem} ${type}`)))));
+    if (name === null && kind === 'ring') name = draw((ringsMore ??= prefixed(ringNames)));
+    if (name === null) name = draw((plainMore ??= prefixed(plainNames)));
     if (name === null) throw new Error(`names: more than ${used.size} streets to name`);
     used.add(name);
     return name;
