@@ -20,7 +20,7 @@
  */
 import { createRng, type Rng } from '../core/random';
 import { arcLengths, sampleAt } from '../world/polyline';
-import { isWalkable } from '../world/queries';
+import { isWalkable, walkableExtent } from '../world/queries';
 import { findRoute, sampleRoute, type SampledRoute } from '../world/routes';
 import { generateWorld, type World } from '../world/world';
 import { blockAlternatives } from './blockers';
@@ -86,16 +86,6 @@ function frameAt(route: Vec2[], s: number): { p: Vec2; t: Vec2; n: Vec2 } {
 
 const add = (p: Vec2, v: Vec2, k: number): Vec2 => [r3(p[0] + v[0] * k), r3(p[1] + v[1] * k)];
 
-/** Walkable extent from `p` along `n` (left, +) and against it (right), metres, probed every 5 cm up to 6 m. */
-function walkableExtent(world: World, p: Vec2, n: Vec2): { left: number; right: number } {
-  const probe = (sign: number) => {
-    let d = 0;
-    while (d < 6 && isWalkable(world, p[0] + n[0] * sign * (d + 0.05), p[1] + n[1] * sign * (d + 0.05))) d += 0.05;
-    return d;
-  };
-  return { left: probe(1), right: probe(-1) };
-}
-
 /** Clear width the robot needs beside a pedestrian or group to pass without leaving the sidewalk, metres. */
 export const PASSING_GAP = 1.0;
 
@@ -127,7 +117,7 @@ export function placeBehaviour(behaviour: Behaviour, route: Vec2[], length: numb
   const f = frameAt(route, s);
   const side = rng.next() < 0.5 ? 1 : -1;
   const heading = (v: Vec2) => r3(Math.atan2(v[1], v[0]));
-  const ext = walkableExtent(world, f.p, f.n);
+  const ext = walkableExtent(world, f.p, f.n, 6);
   let peds: PedestrianSpec[];
   switch (behaviour) {
     case 'static':
@@ -175,7 +165,7 @@ export function placeBehaviour(behaviour: Behaviour, route: Vec2[], length: numb
       // Walks toward the robot along the path, not giving way (triggered when within 12 m), on a
       // line that leaves the robot a passing gap.
       const g = frameAt(route, Math.min(length - 1, s + 6));
-      const o = passableOffset(walkableExtent(world, g.p, g.n), 0.3, side);
+      const o = passableOffset(walkableExtent(world, g.p, g.n, 6), 0.3, side);
       if (o === null) return null;
       const start = add(g.p, g.n, o);
       peds = [{ behaviour, spawn: start, heading: heading([-g.t[0], -g.t[1]]), speed: speed(), triggerDistance: 12, route: [start, add(route[0], frameAt(route, 0.01).n, o)] }];

@@ -8,6 +8,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import * as PImage from 'pureimage';
 import type { WorldInventory } from '../world/inventory';
+import { namedStreetLine } from '../world/names';
 import { worldToPixel, type MapImage } from '../world/map-render';
 import { arcLengths, sampleAt } from '../world/polyline';
 
@@ -56,7 +57,7 @@ export function drawMapLabels(img: MapImage, inv: WorldInventory, fontPx = Math.
   const counts = { streets: 0, busStops: 0, storefronts: 0 };
   // Streets, longest first: at the first of a few points along the street (middle, then ¼ and ¾) that fits.
   for (const s of [...inv.streets].sort((a, b) => b.length - a.length || a.id - b.id)) {
-    const line = s.closed ? [...s.polyline, s.polyline[0]] : s.polyline;
+    const line = namedStreetLine(s);
     const cum = arcLengths(line);
     const total = cum[cum.length - 1];
     for (const f of [0.5, 0.25, 0.75, 0.125, 0.875]) {

@@ -7,8 +7,9 @@
 import type { Vec2 } from './geometry';
 import type { JunctionKind } from './network';
 import type { ObjectKind } from './objects';
-import { nameWorld } from './names';
-import { isWalkable } from './queries';
+import { namedStreetLine, nameWorld } from './names';
+import { polylineLength, projectOnPolyline } from './polyline';
+import { walkableExtent } from './queries';
 import { BoxGrid } from './spatial-index';
 import type { World } from './world';
 
@@ -88,14 +89,8 @@ const p3 = (p: readonly number[]): Vec2 => [r3(p[0]), r3(p[1])];
 /** Walkable width across the segment a–b at its midpoint, metres (probes every 5 cm up to 8 m each way). */
 function widthAt(world: World, a: Vec2, b: Vec2): number {
   const l = Math.hypot(b[0] - a[0], b[1] - a[1]) || 1;
-  const n: Vec2 = [-(b[1] - a[1]) / l, (b[0] - a[0]) / l];
-  const m: Vec2 = [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2];
-  const reach = (sign: number) => {
-    let d = 0;
-    while (d < 8 && isWalkable(world, m[0] + sign * n[0] * (d + 0.05), m[1] + sign * n[1] * (d + 0.05))) d += 0.05;
-    return d;
-  };
-  return reach(1) + reach(-1);
+  const { left, right } = walkableExtent(world, [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2], [-(b[1] - a[1]) / l, (b[0] - a[0]) / l], 8);
+  return left + right;
 }
 
 /** The inventory of `world` (see {@link WorldInventory}). */
@@ -112,16 +107,7 @@ export function worldInventory(world: World): WorldInventory {
     if (a) return a.side;
     const id = names.streetOf.get(o.streetId);
     if (id === undefined) return null;
-    const line = names.streets[id].polyline;
-    // Side of the closest polyline segment (+ left).
-    let best = { d: Infinity, side: 1 };
-    for (let i = 0; i + 1 < line.length; i++) {
-      const [p, q] = [line[i], line[i + 1]];
-      const dx = q[0] - p[0], dy = q[1] - p[1];
-      const t = Math.max(0, Math.min(1, ((o.centre[0] - p[0]) * dx + (o.centre[1] - p[1]) * dy) / (dx * dx + dy * dy || 1)));
-      const d = Math.hypot(o.centre[0] - p[0] - t * dx, o.centre[1] - p[1] - t * dy);
-      if (d < best.d) best = { d, side: dx * (o.centre[1] - p[1]) - dy * (o.centre[0] - p[0]) >= 0 ? 1 : -1 };
-    }
+    const best = projectOnPolyline(names.streets[id].polyline, o.centre[0], o.centre[1]);
     return best.side > 0 ? 'left' : 'right';
   };
   const objects: InventoryObject[] = world.obstacles.map((o) => {
@@ -171,9 +157,7 @@ export function worldInventory(world: World): WorldInventory {
     seed: world.seed,
     size: world.size,
     streets: names.streets.map((s) => {
-      const line = s.closed ? [...s.polyline, s.polyline[0]] : s.polyline;
-      const length = line.slice(1).reduce((acc, p, i) => acc + Math.hypot(p[0] - line[i][0], p[1] - line[i][1]), 0);
-      return { id: s.id, name: s.name, segments: s.segments, closed: s.closed, length: r3(length), polyline: s.polyline.map(p3) };
+      return { id: s.id, name: s.name, segments: s.segments, closed: s.closed, length: r3(polylineLength(namedStreetLine(s))), polyline: s.polyline.map(p3) };
     }),
     intersections: world.network.junctions
       .filter((j) => j.kind !== 'deadEnd')

@@ -74,6 +74,11 @@ export interface WorldNames {
   addresses: Address[];
 }
 
+/** A named street's centreline as an open polyline: a ring's first vertex repeated at its end. */
+export function namedStreetLine(s: Pick<NamedStreet, 'polyline' | 'closed'>): Vec2[] {
+  return s.closed ? [...s.polyline, s.polyline[0]] : s.polyline;
+}
+
 const dirAt = (line: readonly Vec2[], atStart: boolean): Vec2 => {
   // Unit direction pointing away from the junction, over the first few metres of the street.
   const n = line.length;
@@ -205,12 +210,12 @@ export function nameWorld(net: StreetNetwork, buildings: readonly StaticObject[]
 
   // Addresses: each building's front projected on its named street, numbered along it per side.
   const shops = rng.fork('shops');
-  const cums = streets.map((s) => arcLengths(s.closed ? [...s.polyline, s.polyline[0]] : s.polyline));
+  const lines = streets.map(namedStreetLine);
+  const cums = lines.map((l) => arcLengths(l));
   const placed: Address[] = [];
   for (const b of [...buildings].filter((o) => o.kind === 'building' && streetOf.has(o.streetId)).sort((p, q) => p.id - q.id)) {
     const street = streetOf.get(b.streetId)!;
-    const line = streets[street].closed ? [...streets[street].polyline, streets[street].polyline[0]] : streets[street].polyline;
-    const { s, side } = projectOnPolyline(line, b.centre[0], b.centre[1], cums[street]);
+    const { s, side } = projectOnPolyline(lines[street], b.centre[0], b.centre[1], cums[street]);
     const shop = shops.next() < 0.6 ? `${shops.pick(SHOP_OWNERS)} ${shops.pick(SHOP_KINDS)}` : null;
     placed.push({ objectId: b.id, street, number: 0, side: side > 0 ? 'left' : 'right', s, shop });
   }

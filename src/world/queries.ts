@@ -67,6 +67,19 @@ export function isWalkable(world: World, x: number, y: number): boolean {
   return idx.zones.sidewalk.contains(x, y) || idx.zones.crosswalk.contains(x, y);
 }
 
+/**
+ * Walkable extent from `p` along the unit vector `n` (left, +) and against it (right), metres: probed
+ * every 5 cm, at most `maxReach` each way.
+ */
+export function walkableExtent(world: World, p: Vec2, n: Vec2, maxReach: number): { left: number; right: number } {
+  const probe = (sign: number) => {
+    let d = 0;
+    while (d < maxReach && isWalkable(world, p[0] + n[0] * sign * (d + 0.05), p[1] + n[1] * sign * (d + 0.05))) d += 0.05;
+    return d;
+  };
+  return { left: probe(1), right: probe(-1) };
+}
+
 /** The walkable map: sidewalk (clear path) and crosswalk polygons. */
 export function walkableMap(world: World): { sidewalk: MultiPolygon; crosswalk: MultiPolygon } {
   return { sidewalk: world.zones.sidewalk, crosswalk: world.zones.crosswalk };
