@@ -15,10 +15,6 @@
 override ALPHA_MIN: f32 = 0.00392156862745098;
 override ALPHA_MAX: f32 = 0.99;
 
-@group(0) @binding(0) var<uniform> camera: Camera;
-@group(0) @binding(1) var<storage, read> projected: array<ProjectedSplat>;
-@group(0) @binding(2) var<storage, read> sortedIndices: array<u32>;
-
 struct VertexOut {
   @builtin(position) position: vec4f,
   @location(0) @interpolate(linear) corner: vec2f,   // offset from the centre along (e₁, e₂) in units of k standard deviations
@@ -26,19 +22,19 @@ struct VertexOut {
 };
 
 @vertex
-fn vertexMain(@builtin(vertex_index) vertex: u32) -> VertexOut {
-  // One triangle (3 vertices) per splat in one non-instanced draw. The record carries the extents
-  // already scaled by k (no log, square root or normalisation here, three times per splat).
-  let s = projected[sortedIndices[vertex / 3u]];
-  let vi = vertex % 3u;
+fn vertexMain(
+  @builtin(vertex_index) vertex: u32,
+  @location(0) clipLog: vec4f,   // clip x, y, NDC depth, L (corners.wgsl)
+  @location(1) colorMinor: vec4f, // rgb, minor/major ratio (unused here)
+) -> VertexOut {
+  // The corners pass placed the vertex; here only the corner's unit coordinates are derived.
   // α ≥ α_min inside |c| ≤ 1, the triangle's incircle. Corners at 2: (0, 2), (√3, −1), (−√3, −1).
+  let vi = vertex % 3u;
   let corner = select(select(vec2f(-1.7320508, -1.0), vec2f(1.7320508, -1.0), vi == 1u), vec2f(0.0, 2.0), vi == 0u);
-  let bm = unpack2x16float(s.blueMinor);
-  let extentMinor = vec2f(-s.extentMajor.y, s.extentMajor.x) * bm.y;
   var out: VertexOut;
-  out.position = pixelToClip(camera, s.centerPx + corner.x * s.extentMajor + corner.y * extentMinor, s.depthNdc);
+  out.position = vec4f(clipLog.xyz, 1.0);
   out.corner = corner;
-  out.colorLog = vec4f(unpack2x16float(s.colorRG), bm.x, s.alphaLog);
+  out.colorLog = vec4f(colorMinor.rgb, clipLog.w);
   return out;
 }
 

@@ -27,7 +27,7 @@ export function hudText(session: DemoSession, stats: HudStats, paused: boolean, 
   ];
   if (stats.passes) {
     const sortMs = stats.passes.get('splats.preprocess→splats.raster');
-    const order = ['pedestrians', 'markers', 'splats.preprocess', 'splats.raster', 'present'];
+    const order = ['pedestrians', 'markers', 'splats.preprocess', 'splats.corners', 'splats.raster', 'present'];
     const parts = order.filter((k) => stats.passes!.has(k)).map((k) => `${k.replace('splats.', '')} ${stats.passes!.get(k)!.toFixed(2)}`);
     if (sortMs !== undefined) parts.splice(3, 0, `sort ${sortMs.toFixed(2)}`);
     lines.push(`GPU ms: ${parts.slice(0, 3).join(' · ')}`, `        ${parts.slice(3).join(' · ')}`);

@@ -18,6 +18,14 @@ import { shRestCount, type SplatCloud } from './splat-cloud';
 
 export const SPLAT_LAYOUT = { size: 64, position: 0, opacity: 12, rotation: 16, scale: 32, shScale: 44, shDc: 48 } as const;
 export const PROJECTED_SPLAT_LAYOUT = { size: 32, centerPx: 0, extentMajor: 8, alphaLog: 16, depthNdc: 20, colorRG: 24, blueMinor: 28 } as const;
+/**
+ * One vertex of a splat's triangle as the corners pass writes it (`shaders/splats/corners.wgsl`;
+ * bytes): clip x, y and NDC depth (f32), L = ln(o / α_min) (f32), then the projected record's
+ * colorRG and blueMinor words (rgb and the minor/major ratio, four binary16). Three per splat, in draw order.
+ */
+export const SPLAT_VERTEX_LAYOUT = { size: 24, clipLog: 0, colorMinor: 16 } as const;
+/** Bytes of vertices per splat (three corners). */
+export const SPLAT_VERTEX_BYTES_PER_SPLAT = 3 * SPLAT_VERTEX_LAYOUT.size;
 export const SPLAT_FRAME_LAYOUT = { size: 16, splatCount: 0, keyBits: 4, rangeCount: 8, minAlphaMass: 12 } as const;
 
 /**

@@ -71,6 +71,19 @@ export const FRUSTUM_CLAMP = 1.3;
 /** Low-pass dilation added to the 2D covariance's diagonal, px² (`forward.cu`). */
 export const COV2D_DILATION = 0.3;
 
+/**
+ * The three corners of a splat's triangle (`shaders/splats/corners.wgsl`), pixels: the image under
+ * the eigenbasis of the equilateral triangle around the unit circle with vertices at 2, (0, 2),
+ * (√3, −1), (−√3, −1) along (e₁, e₂), scaled by the α ≥ 1/255 ellipse's semi-axes. `extentMajor`
+ * is k√λ₁ e₁ (px) and `minorRatio` √(λ₂/λ₁), as in the GPU's projected record; e₂ = (−e₁y, e₁x).
+ * The triangle's incircle is the ellipse, so it holds every pixel the splat gives α ≥ 1/255.
+ */
+export function splatTriangleCorners(center: readonly [number, number], extentMajor: readonly [number, number], minorRatio: number): [number, number][] {
+  const minor = [-extentMajor[1] * minorRatio, extentMajor[0] * minorRatio];
+  const at = (a: number, b: number): [number, number] => [center[0] + a * extentMajor[0] + b * minor[0], center[1] + a * extentMajor[1] + b * minor[1]];
+  return [at(0, 2), at(Math.sqrt(3), -1), at(-Math.sqrt(3), -1)];
+}
+
 /** 3D covariance (upper triangle xx, xy, xz, yy, yz, zz) of splat `i` from its quaternion and scales. */
 export function splatCovariance3d(cloud: SplatCloud, i: number): Float64Array {
   return covarianceFromRotationScale(cloud.rotations.subarray(i * 4, i * 4 + 4), cloud.scales.subarray(i * 3, i * 3 + 3));

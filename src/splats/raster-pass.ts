@@ -1,12 +1,16 @@
 /**
- * The splat raster pass (`shaders/splats/render.wgsl`): one triangle per splat in sorted back-to-front
- * order (the smallest triangle around each splat's α ≥ 1/255 ellipse), premultiplied-alpha "over" blending, depth-tested (not written) against the caller's
+ * The splat raster: a compute pass that writes each visible splat's three triangle corners once, in
+ * draw order (`shaders/splats/corners.wgsl`), then one draw of those vertices (`shaders/splats/render.wgsl`):
+ * one triangle per splat in sorted back-to-front order (the smallest triangle around each splat's
+ * α ≥ 1/255 ellipse), premultiplied-alpha "over" blending, depth-tested (not written) against the caller's
  * opaque depth buffer so opaque geometry (pedestrians, markers) composites in front of and behind
  * splats. Reference: reference-renderer.ts.
  */
-import { beginRenderPass } from '../gpu/gpu-stats';
-import { cacheKey, createRenderPipeline, deviceCached } from '../gpu/pipeline-cache';
+import { dispatchSize1d } from '../gpu/dispatch';
+import { beginComputePass, beginRenderPass } from '../gpu/gpu-stats';
+import { cacheKey, createComputePipeline, createRenderPipeline, deviceCached } from '../gpu/pipeline-cache';
 import { createKernelModule } from '../gpu/shader-loader';
+import { SPLAT_VERTEX_LAYOUT } from './gpu-layout';
 import { ALPHA_MAX, ALPHA_MIN } from './projection';
 
 /** Where a frame is drawn. */
@@ -18,10 +22,15 @@ export interface SplatRenderTarget {
   clearColor: GPUColor | null;
 }
 
+const CORNERS_WORKGROUP_SIZE = 64;
+/** Consecutive draw slots one corners invocation writes. */
+const CORNER_SLOTS = 32;
+
 export class SplatRasterPass {
   private constructor(
     private readonly device: GPUDevice,
     readonly pipeline: GPURenderPipeline,
+    readonly cornersPipeline: GPUComputePipeline,
   ) {}
 
   /**
@@ -35,11 +44,30 @@ export class SplatRasterPass {
   }
 
   private static async compile(device: GPUDevice, colorFormat: GPUTextureFormat, depthFormat: GPUTextureFormat): Promise<SplatRasterPass> {
-    const module = await createKernelModule(device, 'splats/render.wgsl');
+    const [module, cornersModule] = await Promise.all([createKernelModule(device, 'splats/render.wgsl'), createKernelModule(device, 'splats/corners.wgsl')]);
+    const cornersPipeline = await createComputePipeline(device, {
+      label: 'SplatRasterPass.corners',
+      layout: 'auto',
+      compute: { module: cornersModule, entryPoint: 'corners', constants: { WORKGROUP_SIZE: CORNERS_WORKGROUP_SIZE, CORNER_SLOTS } },
+    });
     const pipeline = await createRenderPipeline(device, {
       label: 'SplatRasterPass.pipeline',
       layout: 'auto',
-      vertex: { module, entryPoint: 'vertexMain', constants: { ALPHA_MIN } },
+      vertex: {
+        module,
+        entryPoint: 'vertexMain',
+        constants: { ALPHA_MIN },
+        buffers: [
+          {
+            arrayStride: SPLAT_VERTEX_LAYOUT.size,
+            stepMode: 'vertex',
+            attributes: [
+              { shaderLocation: 0, offset: SPLAT_VERTEX_LAYOUT.clipLog, format: 'float32x4' },
+              { shaderLocation: 1, offset: SPLAT_VERTEX_LAYOUT.colorMinor, format: 'float16x4' },
+            ],
+          },
+        ],
+      },
       fragment: {
         module,
         entryPoint: 'fragmentMain',
@@ -57,19 +85,36 @@ export class SplatRasterPass {
       primitive: { topology: 'triangle-list' },
       depthStencil: { format: depthFormat, depthWriteEnabled: false, depthCompare: 'less' },
     });
-    return new SplatRasterPass(device, pipeline);
+    return new SplatRasterPass(device, pipeline, cornersPipeline);
   }
 
-  bindGroup(camera: GPUBuffer, projected: GPUBuffer, sortedIndices: GPUBuffer): GPUBindGroup {
+  /**
+   * The corners pass's bindings: it reads the projected splats through the sorted indices and the
+   * visible count (`counters[0]`, FRAME_COUNTERS), and writes `vertices`
+   * (SPLAT_VERTEX_BYTES_PER_SPLAT per splat, draw order; usage STORAGE | VERTEX).
+   */
+  bindGroup(camera: GPUBuffer, projected: GPUBuffer, sortedIndices: GPUBuffer, counters: GPUBuffer, vertices: GPUBuffer): GPUBindGroup {
     return this.device.createBindGroup({
-      label: 'SplatRasterPass.bindGroup',
-      layout: this.pipeline.getBindGroupLayout(0),
-      entries: [camera, projected, sortedIndices].map((buffer, binding) => ({ binding, resource: { buffer } })),
+      label: 'SplatRasterPass.cornersBindGroup',
+      layout: this.cornersPipeline.getBindGroupLayout(0),
+      entries: [camera, projected, sortedIndices, counters, vertices].map((buffer, binding) => ({ binding, resource: { buffer } })),
     });
   }
 
-  /** Records the draw; its arguments (3 vertices per visible splat) are at `drawArgs[offset]`, written by the preprocess pass. */
-  encode(encoder: GPUCommandEncoder, bindGroup: GPUBindGroup, drawArgs: GPUBuffer, offset: number, target: SplatRenderTarget, timestampWrites?: GPURenderPassTimestampWrites): void {
+  /**
+   * Records the corners dispatch over at most `maxSplats` draw slots (those past the GPU-written
+   * visible count return at once), then the draw of `vertices`; the draw's arguments (3 vertices per
+   * visible splat) are at `drawArgs[offset]`, written by the preprocess pass.
+   */
+  encode(
+    encoder: GPUCommandEncoder, bindGroup: GPUBindGroup, vertices: GPUBuffer, maxSplats: number, drawArgs: GPUBuffer, offset: number,
+    target: SplatRenderTarget, timestampWrites?: GPURenderPassTimestampWrites, cornersTimestampWrites?: GPUComputePassTimestampWrites,
+  ): void {
+    const corners = beginComputePass(this.device, encoder, { label: 'SplatRasterPass.corners', timestampWrites: cornersTimestampWrites });
+    corners.setPipeline(this.cornersPipeline);
+    corners.setBindGroup(0, bindGroup);
+    corners.dispatchWorkgroups(...dispatchSize1d(Math.ceil(maxSplats / CORNER_SLOTS), CORNERS_WORKGROUP_SIZE, this.device.limits.maxComputeWorkgroupsPerDimension));
+    corners.end();
     const pass = beginRenderPass(this.device, encoder, {
       label: 'SplatRasterPass',
       colorAttachments: [
@@ -84,7 +129,7 @@ export class SplatRasterPass {
       timestampWrites,
     });
     pass.setPipeline(this.pipeline);
-    pass.setBindGroup(0, bindGroup);
+    pass.setVertexBuffer(0, vertices);
     pass.drawIndirect(drawArgs, offset);
     pass.end();
   }

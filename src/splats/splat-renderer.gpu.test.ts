@@ -11,12 +11,12 @@ import { readSharedData, withDevice } from '../../test/gpu-fixture';
 import { loadSplatFile, splatBounds } from './formats';
 import { frameSplatBounds } from './framing';
 import { OffscreenTarget, OFFSCREEN_COLOR_FORMAT, OFFSCREEN_DEPTH_FORMAT, renderSplatsOffscreen } from './offscreen';
-import { depthKeyBits, depthSortKey, projectSplat } from './projection';
+import { depthKeyBits, depthSortKey, projectSplat, splatTriangleCorners } from './projection';
 import { psnr, renderSplatsReference } from './reference-renderer';
 import { allocateSplatCloud, SH_C0, type SplatCloud } from './splat-cloud';
 import { SplatRenderer } from './splat-renderer';
 import { checkSplatMemory, SplatMemoryError, SplatSceneBuffers } from './splat-scene-buffers';
-import { packShRest, PROJECTED_SPLAT_LAYOUT, shRestScale, unpackShRest } from './gpu-layout';
+import { packShRest, PROJECTED_SPLAT_LAYOUT, shRestScale, SPLAT_VERTEX_LAYOUT, unpackShRest } from './gpu-layout';
 import { evalSplatColor } from './spherical-harmonics';
 import { fromHalfBits } from '../gpu/half-float';
 import { FRAME_COUNTERS } from './preprocess-pass';
@@ -125,17 +125,20 @@ describe('preprocess pass', () => {
       const encoder = device.createCommandEncoder();
       target.clearDepth(encoder);
       renderer.encode(encoder, cam, { color: target.color.createView(), depth: target.depth.createView(), clearColor: { r: 0, g: 0, b: 0, a: 0 } });
-      const { projected, counters, sortKeys, sortValues } = renderer.debugBuffers;
+      const { projected, counters, sortKeys, sortValues, vertices } = renderer.debugBuffers;
       const n = cloud.count;
       const read = device.createBuffer({ size: projected!.size + 32 + n * 8, usage: GPUBufferUsage.COPY_DST | GPUBufferUsage.MAP_READ });
+      const readVertices = device.createBuffer({ size: vertices!.size, usage: GPUBufferUsage.COPY_DST | GPUBufferUsage.MAP_READ });
+      encoder.copyBufferToBuffer(vertices!, 0, readVertices, 0, vertices!.size);
       encoder.copyBufferToBuffer(projected!, 0, read, 0, projected!.size);
       encoder.copyBufferToBuffer(counters, FRAME_COUNTERS.drawArgs * 4, read, projected!.size, 16);
       encoder.copyBufferToBuffer(counters, FRAME_COUNTERS.visibleCount * 4, read, projected!.size + 16, 4);
       encoder.copyBufferToBuffer(sortKeys!, 0, read, projected!.size + 32, n * 4);
       encoder.copyBufferToBuffer(sortValues!, 0, read, projected!.size + 32 + n * 4, n * 4);
       device.queue.submit([encoder.finish()]);
-      await read.mapAsync(GPUMapMode.READ);
+      await Promise.all([read.mapAsync(GPUMapMode.READ), readVertices.mapAsync(GPUMapMode.READ)]);
       const all = read.getMappedRange().slice(0);
+      const vertexWords = readVertices.getMappedRange().slice(0);
       const f = new Float32Array(all, 0, projected!.size / 4);
       const args = new Uint32Array(all, projected!.size, 4);
       const gpuVisible = new Uint32Array(all, projected!.size + 16, 1)[0];
@@ -202,6 +205,28 @@ describe('preprocess pass', () => {
       for (let j = 1; j < visible; j++) if (keys[j] === keys[j - 1]) expect(drawn[j], `tie at ${j}`).toBeGreaterThan(drawn[j - 1]);
       expect(args[0]).toBe(3 * visible); // one triangle per visible splat, one instance
       expect(args[1]).toBe(1);
+      // The corners pass: draw slot j holds the three corners of splat drawn[j]'s triangle (the TS
+      // reference on the record the GPU wrote), in clip space, with its L and colour words copied.
+      const vf = new Float32Array(vertexWords);
+      const vu = new Uint32Array(vertexWords);
+      const vertexStride = SPLAT_VERTEX_LAYOUT.size / 4;
+      drawn.forEach((i, j) => {
+        const o = i * (PROJECTED_SPLAT_LAYOUT.size / 4);
+        const major: [number, number] = [f[o + PROJECTED_SPLAT_LAYOUT.extentMajor / 4], f[o + PROJECTED_SPLAT_LAYOUT.extentMajor / 4 + 1]];
+        const ratio = fromHalfBits(u32[o + PROJECTED_SPLAT_LAYOUT.blueMinor / 4] >>> 16);
+        const corners = splatTriangleCorners([f[o], f[o + 1]], major, ratio);
+        corners.forEach(([x, y], c) => {
+          const v = (3 * j + c) * vertexStride;
+          const clip = [(x / 64) * 2 - 1, 1 - (y / 48) * 2];
+          expect(Math.abs(vf[v] - clip[0]), `slot ${j} corner ${c} x`).toBeLessThan(1e-5 * Math.max(1, Math.abs(clip[0])));
+          expect(Math.abs(vf[v + 1] - clip[1]), `slot ${j} corner ${c} y`).toBeLessThan(1e-5 * Math.max(1, Math.abs(clip[1])));
+          expect(vf[v + 2], `slot ${j} corner ${c} depth`).toBe(f[o + PROJECTED_SPLAT_LAYOUT.depthNdc / 4]);
+          expect(vf[v + 3], `slot ${j} corner ${c} L`).toBe(f[o + PROJECTED_SPLAT_LAYOUT.alphaLog / 4]);
+          expect(vu[v + 4], `slot ${j} corner ${c} colorRG`).toBe(u32[o + PROJECTED_SPLAT_LAYOUT.colorRG / 4]);
+          expect(vu[v + 5], `slot ${j} corner ${c} blueMinor`).toBe(u32[o + PROJECTED_SPLAT_LAYOUT.blueMinor / 4]);
+        });
+      });
+      readVertices.destroy();
       read.destroy();
       target.destroy();
       renderer.destroy();

@@ -16,7 +16,7 @@ import { CAMERA_LAYOUT, packCameraUniform, type CameraModel } from '../gpu/camer
 import type { GpuProfiler } from '../gpu/profiler';
 import { PrefixScan } from '../gpu/prefix-scan';
 import { RadixSort } from '../gpu/radix-sort';
-import { PROJECTED_SPLAT_LAYOUT, SPLAT_FRAME_LAYOUT } from './gpu-layout';
+import { PROJECTED_SPLAT_LAYOUT, SPLAT_FRAME_LAYOUT, SPLAT_VERTEX_BYTES_PER_SPLAT } from './gpu-layout';
 import { depthKeyBits } from './projection';
 import { DEFAULT_LOD_PIXEL_FRACTION } from './splat-lod';
 import { COMPACT_BLOCK_SIZE, compactBlocks, FRAME_COUNTERS, SplatPreprocessPass } from './preprocess-pass';
@@ -64,6 +64,7 @@ export class SplatRenderer {
   private blockScan: PrefixScan | null = null;
   private sortKeys: GPUBuffer | null = null;
   private sortValues: GPUBuffer | null = null;
+  private vertices: GPUBuffer | null = null;
   private sort: RadixSort | null = null;
   private scene: SplatSceneBuffers | null = null;
   private preprocessBindGroup: GPUBindGroup | null = null;
@@ -127,6 +128,7 @@ export class SplatRenderer {
       this.blockScan = await PrefixScan.create(this.device, compactBlocks(n), 'SplatRenderer.blockScan');
       this.sortKeys = this.device.createBuffer({ label: 'SplatRenderer.sortKeys', size: n * 4, usage: storage });
       this.sortValues = this.device.createBuffer({ label: 'SplatRenderer.sortValues', size: n * 4, usage: storage });
+      this.vertices = this.device.createBuffer({ label: 'SplatRenderer.vertices', size: n * SPLAT_VERTEX_BYTES_PER_SPLAT, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.VERTEX | GPUBufferUsage.COPY_SRC });
       this.sort = await RadixSort.create(this.device, n, 'SplatRenderer.sort');
       this.capacity = n;
     }
@@ -151,7 +153,7 @@ export class SplatRenderer {
       visibleBits: this.visibleBits!,
       ranges: this.ranges,
     });
-    this.rasterBindGroup = this.raster.bindGroup(this.cameraBuffer, this.projected!, this.sortValues!);
+    this.rasterBindGroup = this.raster.bindGroup(this.cameraBuffer, this.projected!, this.sortValues!, this.counters, this.vertices!);
   }
 
   /**
@@ -177,12 +179,15 @@ export class SplatRenderer {
     encoder.clearBuffer(this.visibleBits!);
     this.preprocess.encode(encoder, this.preprocessBindGroup, scene.shDegree, splats, this.blockScan!, this.blockOffsets!, this.profiler?.span('splats.preprocess'), camera.orthographic);
     this.sort.encode(encoder, this.sortKeys!, this.sortValues!, this.counters, depthKeyBits(scene.count), this.profiler?.span('splats.sort'));
-    this.raster.encode(encoder, this.rasterBindGroup, this.counters, FRAME_COUNTERS.drawArgs * 4, target, this.profiler?.span('splats.raster'));
+    this.raster.encode(
+      encoder, this.rasterBindGroup, this.vertices!, splats, this.counters, FRAME_COUNTERS.drawArgs * 4, target,
+      this.profiler?.span('splats.raster'), this.profiler?.span('splats.corners'),
+    );
   }
 
-  /** The buffers written by the last frame, for tests: projected splats, sorted keys and values, the frame counters (FRAME_COUNTERS). */
+  /** The buffers written by the last frame, for tests: projected splats, sorted keys and values, the frame counters (FRAME_COUNTERS), the triangle vertices (SPLAT_VERTEX_LAYOUT). */
   get debugBuffers() {
-    return { projected: this.projected, sortKeys: this.sortKeys, sortValues: this.sortValues, counters: this.counters };
+    return { projected: this.projected, sortKeys: this.sortKeys, sortValues: this.sortValues, counters: this.counters, vertices: this.vertices };
   }
 
   private destroyWorkingBuffers(): void {
@@ -193,8 +198,9 @@ export class SplatRenderer {
     this.blockScan?.destroy();
     this.sortKeys?.destroy();
     this.sortValues?.destroy();
+    this.vertices?.destroy();
     this.sort?.destroy();
-    this.projected = this.depths = this.blockOffsets = this.visibleBits = this.sortKeys = this.sortValues = null;
+    this.projected = this.depths = this.blockOffsets = this.visibleBits = this.sortKeys = this.sortValues = this.vertices = null;
     this.blockScan = null;
     this.sort = null;
     this.capacity = 0;

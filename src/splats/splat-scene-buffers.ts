@@ -5,7 +5,7 @@
 import type { CameraModel } from '../gpu/camera';
 import { buildSpatialCells, visibleRanges, type SpatialCells } from './spatial-cells';
 import { buildSplatLod, visibleLodRanges, type SplatLodLevels } from './splat-lod';
-import { packShRest, packSplats, shRestStride, SPLAT_LAYOUT, PROJECTED_SPLAT_LAYOUT } from './gpu-layout';
+import { packShRest, packSplats, shRestStride, SPLAT_LAYOUT, PROJECTED_SPLAT_LAYOUT, SPLAT_VERTEX_BYTES_PER_SPLAT } from './gpu-layout';
 import type { SplatCloud } from './splat-cloud';
 import { UserError } from '../core/user-error';
 
@@ -21,7 +21,7 @@ const MiB = 1024 * 1024;
 
 /**
  * Per-splat bytes of every buffer the renderer allocates for a scene of this SH degree: splat
- * records, SH, projected splats, the sort's two key/value pairs and the depths (visibility bits and
+ * records, SH, projected splats, the triangle vertices, the sort's two key/value pairs and the depths (visibility bits and
  * block offsets, 1/8 + 1/64 byte per splat, are left out).
  */
 export function splatBytesPerSplat(shDegree: number): Record<string, number> {
@@ -29,6 +29,7 @@ export function splatBytesPerSplat(shDegree: number): Record<string, number> {
     splats: SPLAT_LAYOUT.size,
     shRest: shRestStride(shDegree) * 4,
     projected: PROJECTED_SPLAT_LAYOUT.size,
+    vertices: SPLAT_VERTEX_BYTES_PER_SPLAT,
     sortKeysAndValues: 16,
     depths: 4,
   };
