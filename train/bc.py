@@ -6,6 +6,10 @@ Input: the GNM / visualnav-transformer layout `npm run dataset` writes (trajecto
 `0.jpg, 1.jpg, ...` at the expert's rate, `traj_data.pkl` with `position` [T, 2], `yaw` [T] and the
 scenario `goal` [2], world frame; `data_splits/{train,test}/traj_names.txt`; `dataset.json`).
 
+Trajectories recorded with `--perturb` carry `perturbed` [T] (1 where the command after frame k had
+a turn-rate burst added) and `success` [1]: samples whose label window holds a burst, and the last
+WAYPOINTS*STEP frames of a failed episode, are left out, so every label is the expert's own motion.
+
 Model (per sample at frame t): `CONTEXT` frames (t - (CONTEXT-1)*STEP ... t, STEP frames apart; the
 first frame repeated before the episode starts, as Curbside feeds a policy), each 3 x H x W, through
 one shared conv encoder (3-channel convolutions only), concatenated with the scenario goal in the
@@ -69,8 +73,16 @@ def load_split(data: Path, split: str) -> tuple[np.ndarray, np.ndarray, np.ndarr
         t_count = len(yaw)
         if t_count < 2:
             continue
+        # Recovery data (`npm run dataset -- --perturb`): a sample's label window must hold the
+        # expert's own commands, so samples whose next WAYPOINTS*STEP commands include a burst are
+        # skipped; so is the last second of an episode that failed (its future is the failure).
+        perturbed = np.asarray(d.get("perturbed", np.zeros(t_count)))
+        failed = "success" in d and float(np.asarray(d["success"]).reshape(-1)[0]) == 0.0
+        last = t_count - 1 - (WAYPOINTS * STEP if failed else 0)
         frames = load_frames(folder, t_count)
-        for t in range(t_count - 1):
+        for t in range(max(0, last)):
+            if perturbed[t : t + WAYPOINTS * STEP].any():
+                continue
             ctx = [max(0, t - (CONTEXT - 1 - i) * STEP) for i in range(CONTEXT)]
             fut = [min(t_count - 1, t + (k + 1) * STEP) for k in range(WAYPOINTS)]
             wx, wy = to_robot(pos[fut, 0] - pos[t, 0], pos[fut, 1] - pos[t, 1], float(yaw[t]))

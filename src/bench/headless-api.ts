@@ -18,6 +18,8 @@ import type { PolicyManifest } from '../policy/manifest';
 import type { Policy } from '../policy/policy';
 import { batchedEnvironmentPolicy } from '../policy/episode-adapter';
 import { ExpertPolicy } from '../policy/expert-policy';
+import { CommandPerturbation } from '../policy/command-perturbation';
+import { deriveSeed } from '../core/random';
 import { CameraBatch, type CameraSlotView } from '../sensors/camera-batch';
 import { DEFAULT_CAMERA_MOUNT } from '../policy/manifest';
 import { readTextureBytes } from '../gpu/readback';
@@ -57,7 +59,13 @@ export interface BenchRequest {
    * (default mount) every control step and hand each frame, as a JPEG with the robot's pose, to
    * `window.curbsideFrame` ({@link RecordedFrame}) before acting.
    */
-  record?: { width: number; height: number; quality: number };
+  record?: {
+    width: number;
+    height: number;
+    quality: number;
+    /** Inject turn-rate bursts into the expert's commands (command-perturbation.ts), flagged per frame. */
+    perturb?: boolean;
+  };
 }
 
 /** One recorded robot-camera frame (`BenchRequest.record`). */
@@ -73,6 +81,8 @@ export interface RecordedFrame {
   yaw: number;
   /** The JPEG, base64. */
   jpeg: string;
+  /** The command after this frame carries a perturbation burst (`record.perturb`). */
+  perturbed: boolean;
 }
 
 /** What the GPU did over a whole `runBenchEpisodes` run (one device), with `BenchRequest.stats`. */
@@ -226,9 +236,10 @@ function cameraPolicy(session: Session, model: ModelPolicy, cameras: CameraBatch
  * active slots' cameras render in one submission, each frame is read back, encoded and handed to
  * the Node side with the pose, then the expert acts on the same observations.
  */
-function recordingPolicy(session: Session, inner: BatchEpisodePolicy<BenchJob, ScenarioWorld>, cameras: CameraBatch, quality: number): BatchEpisodePolicy<BenchJob, ScenarioWorld> {
+function recordingPolicy(session: Session, inner: BatchEpisodePolicy<BenchJob, ScenarioWorld>, cameras: CameraBatch, quality: number, perturb: boolean): BatchEpisodePolicy<BenchJob, ScenarioWorld> {
   const views = new SlotCameras(session, cameras, inner.rateHz);
   const jobs: (BenchJob | null)[] = new Array(cameras.slots).fill(null);
+  const perturbations: (CommandPerturbation | null)[] = new Array(cameras.slots).fill(null);
   const steps: number[] = new Array(cameras.slots).fill(0);
   const send = (window as unknown as { curbsideFrame: (f: RecordedFrame) => Promise<void> }).curbsideFrame;
   return {
@@ -238,6 +249,7 @@ function recordingPolicy(session: Session, inner: BatchEpisodePolicy<BenchJob, S
       await views.load(slot, start);
       jobs[slot] = start.job;
       steps[slot] = 0;
+      perturbations[slot] = perturb ? new CommandPerturbation(deriveSeed(start.job.seed, 'perturbation')) : null;
       await inner.reset(slot, start);
     },
     async act(observations) {
@@ -248,9 +260,11 @@ function recordingPolicy(session: Session, inner: BatchEpisodePolicy<BenchJob, S
         const frame = cameras.frame(i);
         const jpeg = await encodeJpeg(await readTextureBytes(session.device, frame), frame.width, frame.height, quality);
         const job = jobs[i]!;
-        await send({ scenarioId: job.scenario.id, run: job.run, step: steps[i]++, time: o.time, x: o.state.x, y: o.state.y, yaw: o.state.yaw, jpeg: toBase64(jpeg) });
+        const perturbed = perturbations[i]?.burstAt(o.time) != null;
+        await send({ scenarioId: job.scenario.id, run: job.run, step: steps[i]++, time: o.time, x: o.state.x, y: o.state.y, yaw: o.state.yaw, jpeg: toBase64(jpeg), perturbed });
       }
-      return inner.act(observations);
+      const commands = await inner.act(observations);
+      return commands.map((c, i) => (c && observations[i] && perturbations[i] ? perturbations[i]!.apply(observations[i]!.time, c) : c));
     },
   };
 }
@@ -282,7 +296,7 @@ async function runPolicyJobs(session: Session, policy: string, jobs: readonly Be
       if (rec) {
         const cameras = new CameraBatch(session.device, slots, { mount: { ...DEFAULT_CAMERA_MOUNT }, width: rec.width, height: rec.height, viewDistance: CAMERA_VIEW_DISTANCE });
         resources.push(cameras);
-        batchPolicy = recordingPolicy(session, batchPolicy, cameras, rec.quality);
+        batchPolicy = recordingPolicy(session, batchPolicy, cameras, rec.quality, rec.perturb ?? false);
       }
     } else {
       const model = await modelPolicy(session, policy, slots);

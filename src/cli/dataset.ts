@@ -1,11 +1,11 @@
 /**
- * `npm run dataset -- --suite S --out DIR [--categories a,b] [--per-category N] [--skip-per-category K] [--seeds N] [--envs B] [--size WxH] [--quality Q] [--fresh]`:
+ * `npm run dataset -- --suite S --out DIR [--categories a,b] [--per-category N] [--skip-per-category K] [--seeds N] [--envs B] [--size WxH] [--quality Q] [--perturb] [--fresh]`:
  * records expert rollouts as visual-navigation training data, in the layout the field's training
  * code reads (visualnav-transformer / GNM):
  *
  * ```
  * DIR/<trajectory>/0.jpg, 1.jpg, …        robot-camera frames at the expert's control rate
- * DIR/<trajectory>/traj_data.pkl          {"position": float64 [T, 2] (x, y), "yaw": float64 [T], "goal": [2]}, world frame, metres / radians
+ * DIR/<trajectory>/traj_data.pkl          {"position": float64 [T, 2] (x, y), "yaw": float64 [T], "goal": [2], "perturbed": [T], "success": [1]}, world frame, metres / radians
  * DIR/data_splits/train/traj_names.txt    one trajectory name per line (about 90 %)
  * DIR/data_splits/test/traj_names.txt     the rest (chosen by a hash of the name: stable as data grows)
  * DIR/dataset.json                        camera intrinsics, height, pitch, rate, episodes, Curbside version
@@ -14,7 +14,10 @@
  * Frames come from the robot camera on the GPU as in the bench (`BenchRequest.record`: the default
  * camera mount, city splats and the scenario's pedestrians), one per control step before the
  * expert acts; frame k and row k of `traj_data.pkl` are the same instant. A trajectory is
- * `<scenario id>_r<run>` with `/` as `_`. Resumable: a trajectory whose `traj_data.pkl` exists is
+ * `<scenario id>_r<run>` with `/` as `_`. With `--perturb`, bursts of turn rate are added to the
+ * expert's commands (DART-style recovery data, src/policy/command-perturbation.ts) and
+ * `perturbed[k]` is 1 where the command after frame k carried one; `success` is 1 when the episode
+ * reached its goal. Resumable: a trajectory whose `traj_data.pkl` exists is
  * kept and not run again (kill and rerun loses nothing but the episodes in flight); `--fresh`
  * starts over. Progress as in the bench.
  */
@@ -30,6 +33,7 @@ import type { EpisodeRecord } from '../bench/episode-record';
 import { DELIVERY_ROBOT } from '../robot/robot-spec';
 import { DEFAULT_CAMERA_MOUNT } from '../policy/manifest';
 import { ExpertPolicy } from '../policy/expert-policy';
+import { DEFAULT_PERTURBATION } from '../policy/command-perturbation';
 import { withHarness } from '../tools/browser-harness';
 import { CliError } from '../core/user-error';
 import { runCli } from './run-cli';
@@ -56,6 +60,7 @@ const program = new Command('dataset')
     if (!Number.isInteger(n) || n < 0) throw new CliError(`--skip-per-category: expected a non-negative integer, got '${v}'`);
     return n;
   })
+  .option('--perturb', "inject turn-rate bursts into the expert's commands (recovery data; flagged per frame in traj_data.pkl)")
   .option('--fresh', 'delete the directory\'s trajectories first instead of resuming')
   .option('--headed', 'show the browser window')
   .option('--gpu', "use the machine's GPU instead of SwiftShader");
@@ -65,7 +70,7 @@ export const trajectoryName = (scenarioId: string, run: number): string => `${sc
 
 runCli(async () => {
   program.parse();
-  const o = program.opts<{ suite: string; out: string; seeds: number; envs: number; size: string; quality: string; categories?: string; perCategory?: number; skipPerCategory?: number; fresh?: boolean; headed?: boolean; gpu?: boolean }>();
+  const o = program.opts<{ suite: string; out: string; seeds: number; envs: number; size: string; quality: string; categories?: string; perCategory?: number; skipPerCategory?: number; fresh?: boolean; perturb?: boolean; headed?: boolean; gpu?: boolean }>();
   const size = /^(\d+)x(\d+)$/.exec(o.size);
   if (!size || Number(size[1]) < 8 || Number(size[2]) < 8 || Number(size[1]) > 4096 || Number(size[2]) > 4096) throw new CliError(`--size ${o.size}: expected WxH, 8–4096 pixels each`);
   const [width, height] = [Number(size[1]), Number(size[2])];
@@ -91,7 +96,7 @@ runCli(async () => {
   console.log(`dataset: suite ${o.suite} (${scenarios.length} scenarios × ${o.seeds} seeds = ${all.length} trajectories), ${jobs.length} to record at ${width}×${height}, in ${out}`);
 
   const progress = new BenchProgress(jobs.length, all.length - jobs.length);
-  const poses = new Map<string, { time: number; x: number; y: number; yaw: number }[]>();
+  const poses = new Map<string, { time: number; x: number; y: number; yaw: number; perturbed: boolean }[]>();
   const goals = new Map(jobs.map((j) => [trajectoryName(j.scenario.id, j.run), j.scenario.robot.goal] as const));
   if (jobs.length > 0) {
     await withHarness({ headed: o.headed, hardwareGpu: o.gpu }, async (h) => {
@@ -104,7 +109,7 @@ runCli(async () => {
           poses.set(name, []);
         }
         writeFileSync(join(dir, `${f.step}.jpg`), Buffer.from(f.jpeg, 'base64'));
-        poses.get(name)!.push({ time: f.time, x: f.x, y: f.y, yaw: f.yaw });
+        poses.get(name)!.push({ time: f.time, x: f.x, y: f.y, yaw: f.yaw, perturbed: f.perturbed });
       });
       await h.page.exposeFunction('curbsideEpisodeDone', (record: EpisodeRecord) => {
         const name = trajectoryName(record.scenarioId, record.run);
@@ -114,12 +119,14 @@ runCli(async () => {
           position: { shape: [p.length, 2], data: p.flatMap((q) => [q.x, q.y]) },
           yaw: { shape: [p.length], data: p.map((q) => q.yaw) },
           goal: { shape: [2], data: goal },
+          perturbed: { shape: [p.length], data: p.map((q) => (q.perturbed ? 1 : 0)) },
+          success: { shape: [1], data: [record.success ? 1 : 0] },
         }));
         poses.delete(name);
         progress.episode(record.success, `expert ${record.scenarioId}#${record.run} (${p.length} frames)`);
       });
       const scenes = await serveScenes(h.serveFile, jobs.map((j) => j.scenario), true);
-      const req: BenchRequest = { jobs, envs: o.envs, crowd: 'gpu', modelFiles: {}, scenes, record: { width, height, quality } };
+      const req: BenchRequest = { jobs, envs: o.envs, crowd: 'gpu', modelFiles: {}, scenes, record: { width, height, quality, perturb: o.perturb ?? false } };
       await h.call('runBenchEpisodes', req);
     });
     progress.finish();
@@ -140,11 +147,12 @@ runCli(async () => {
     curbside: version,
     suite: o.suite,
     policy: 'expert',
+    perturbation: o.perturb ? { ...DEFAULT_PERTURBATION, note: 'turn-rate bursts added to the expert commands; traj_data.pkl perturbed[k] = 1 where the command after frame k carried one' } : null,
     seeds: o.seeds,
     rateHz: new ExpertPolicy(DELIVERY_ROBOT).rateHz,
     camera: { width, height, fx: fy, fy, cx: width / 2, cy: height / 2, fovYDeg: DEFAULT_CAMERA_MOUNT.fovYDeg, heightM: DEFAULT_CAMERA_MOUNT.height, pitchDeg: DEFAULT_CAMERA_MOUNT.pitchDeg },
     frames: { format: 'jpeg', quality },
-    poses: 'traj_data.pkl: position [T, 2] (x, y) and yaw [T], world frame (Z up), metres and radians, frame k at row k; goal [2], the scenario goal',
+    poses: 'traj_data.pkl: position [T, 2] (x, y) and yaw [T], world frame (Z up), metres and radians, frame k at row k; goal [2], the scenario goal; perturbed [T], 1 where the command after frame k carried a perturbation burst; success [1], 1 when the episode reached its goal',
     trajectories: names.length,
     frameCount: frames,
   }, null, 2)}\n`);
