@@ -174,7 +174,7 @@ def main(argv: list[str] | None = None) -> None:
             opt.zero_grad()
             loss.backward()
             opt.step()
-            total += float(loss) * len(idx)
+            total += loss.item() * len(idx)
         sched.step()
         row = {"epoch": epoch + 1, "train_mse_m2": total / len(order), "seconds": round(time.time() - t1, 1)}
         if test is not None:

@@ -1,5 +1,5 @@
 /**
- * The trained baseline `assets/policies/bc-gnm` (train/bc.py) in the page: its manifest validates,
+ * The trained baselines `assets/policies/bc-gnm` and `bc-gnm-v3` (train/bc.py) in the page: each manifest validates,
  * and onnxruntime-web — the wasm backend and the WebGPU EP on Curbside's own device — gives
  * PyTorch's output on the formula input of `fixture.json` (written by the training run).
  */
@@ -8,9 +8,17 @@ import { withDevice } from '../../test/gpu-fixture';
 import { parsePolicyManifest } from './manifest';
 import { getOrt } from './ort-runtime';
 import { ORT_RUN_QUEUE } from './serial-queue';
-import modelUrl from '../../assets/policies/bc-gnm/model.onnx?url';
-import manifestJson from '../../assets/policies/bc-gnm/model.json';
-import fixture from '../../assets/policies/bc-gnm/fixture.json';
+import modelUrlV1 from '../../assets/policies/bc-gnm/model.onnx?url';
+import manifestJsonV1 from '../../assets/policies/bc-gnm/model.json';
+import fixtureV1 from '../../assets/policies/bc-gnm/fixture.json';
+import modelUrlV3 from '../../assets/policies/bc-gnm-v3/model.onnx?url';
+import manifestJsonV3 from '../../assets/policies/bc-gnm-v3/model.json';
+import fixtureV3 from '../../assets/policies/bc-gnm-v3/fixture.json';
+
+const BASELINES = [
+  { name: 'bc-gnm', modelUrl: modelUrlV1, manifestJson: manifestJsonV1, fixture: fixtureV1 },
+  { name: 'bc-gnm-v3', modelUrl: modelUrlV3, manifestJson: manifestJsonV3, fixture: fixtureV3 },
+];
 
 /**
  * Absolute tolerance against PyTorch: the backends sum the convolutions (≤ 576 terms), pooling
@@ -19,14 +27,15 @@ import fixture from '../../assets/policies/bc-gnm/fixture.json';
  */
 const TOLERANCE = 2e-4;
 
-describe('trained baseline bc-gnm', () => {
-  const manifest = parsePolicyManifest(manifestJson, 'bc-gnm/model.json');
+for (const { name, modelUrl, manifestJson, fixture } of BASELINES) describe(`trained baseline ${name}`, () => {
+  const manifest = parsePolicyManifest(manifestJson, `${name}/model.json`);
   const [T, H, W] = [manifest.context.frames, manifest.image.height, manifest.image.width];
   const obs = Float32Array.from({ length: T * 3 * H * W }, (_, i) => 1.5 * Math.sin(0.37 * i));
   const goal = Float32Array.from((fixture.goal as number[][]).flat());
   const expected = (fixture.waypoints as number[][][]).flat(2);
 
   it('has a point-goal manifest with two frames and five waypoints', () => {
+    expect(manifest.name).toBe(name);
     expect(manifest.goal).toEqual({ type: 'point', input: 'goal' });
     expect(manifest.output).toMatchObject({ kind: 'waypoints', count: 5, dims: 2, waypointIndex: 1, scale: 0.5 });
     expect([T, H, W]).toEqual([2, 48, 64]);
