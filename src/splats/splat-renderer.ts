@@ -1,7 +1,7 @@
 /**
  * Gaussian-splat renderer: cells in view (CPU, scenes with spatial cells) → preprocess (compute:
  * projection, then compaction of the visible splats with their depth keys) → radix sort by depth
- * (compute) → raster (render).
+ * (compute) → corners (compute: each visible splat's triangle vertices, in draw order) → raster (render).
  *
  * Owns the per-scene working buffers (projected splats, depths, compacted sort keys and values,
  * per-workgroup visible counts and their scan, the visible count and depth range, indirect draw
