@@ -5,7 +5,7 @@
 // α ≥ 1/255 ellipse. Each invocation writes CORNER_SLOTS consecutive draw slots (SwiftShader pays
 // per invocation far more than per loop iteration). Prepended: common/camera.wgsl, splats/splat-types.wgsl.
 //
-// Vertex record (6 u32, 24 bytes; raster-pass.ts: SPLAT_VERTEX_LAYOUT): clip x, y, NDC depth and
+// Vertex record (6 u32, 24 bytes; gpu-layout.ts: SPLAT_VERTEX_LAYOUT): clip x, y, NDC depth and
 // L = ln(o / α_min) as f32, then rgb and the minor/major ratio as four f16 (the record's colorRG and
 // blueMinor words, copied).
 

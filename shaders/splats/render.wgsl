@@ -5,7 +5,7 @@
 // SwiftShader pays per instance and per triangle: one instance of 3·V vertices is far faster there
 // than V instanced quads, and one triangle (30 % more fragments, all but the ellipse's giving α = 0)
 // is a third faster than the two of a bounding rectangle (bench/RESULTS.md). Depth-tested against
-// the caller's opaque depth buffer, never written. Prepended: common/camera.wgsl, splats/splat-types.wgsl.
+// the caller's opaque depth buffer, never written. Its vertices come from corners.wgsl (no bindings).
 //
 // Fragment α = min(0.99, o · exp(−½ dᵀ Σ'⁻¹ d)) = min(0.99, α_min·exp(L(1 − |c|²))); below 1/255 the fragment outputs (0, 0, 0, 0),
 // which the blend leaves the target unchanged by, exactly as a discard would (a shader without

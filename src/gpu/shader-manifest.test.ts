@@ -25,7 +25,7 @@ describe('shader manifest', () => {
   });
 
   it('kernelParts puts the preludes first, in order, then the kernel', () => {
-    expect(kernelParts('splats/render.wgsl').map((p) => p.path)).toEqual(['common/camera.wgsl', 'splats/splat-types.wgsl', 'splats/render.wgsl']);
+    expect(kernelParts('splats/corners.wgsl').map((p) => p.path)).toEqual(['common/camera.wgsl', 'splats/splat-types.wgsl', 'splats/corners.wgsl']);
   });
 });
 

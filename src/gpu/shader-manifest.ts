@@ -79,7 +79,7 @@ export const KERNEL_PRELUDES = {
   'policy/observation.wgsl': [],
   'splats/corners.wgsl': ['common/camera.wgsl', 'splats/splat-types.wgsl'],
   'splats/preprocess.wgsl': ['common/camera.wgsl', 'splats/splat-types.wgsl'],
-  'splats/render.wgsl': ['common/camera.wgsl', 'splats/splat-types.wgsl'],
+  'splats/render.wgsl': [],
 } as const satisfies Record<string, readonly string[]>;
 
 /** A kernel's path relative to `shaders/`. */
