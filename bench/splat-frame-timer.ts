@@ -69,8 +69,8 @@ export class SplatFrameTimer {
     const t0 = performance.now();
     this.profiler.beginFrame();
     const encoder = this.device.createCommandEncoder({ label: 'SplatFrameTimer' });
-    this.target.clearDepth(encoder);
-    this.renderer.encode(encoder, cameraModel(camera), { color: this.target.color.createView(), depth: this.target.depth.createView(), clearColor: { r: 0, g: 0, b: 0, a: 1 } });
+    // A capture alone: nothing opaque to depth-test against.
+    this.renderer.encode(encoder, cameraModel(camera), { color: this.target.color.createView(), depth: null, clearColor: { r: 0, g: 0, b: 0, a: 1 } });
     const encodeMs = performance.now() - t0;
     const { wallMs, spans } = await this.profiler.submitTimed(encoder);
     for (const [name, t] of spans ?? []) {

@@ -31,9 +31,9 @@
 // Bindings (group 0): 0 camera, 1 frame, 2 splats, 3 SH rest (snorm8, one word per coefficient), 4 projected,
 // 5 depths, 6 sort keys, 7 sort values, 8 counters [visibleCount V, ~bits(min depth), bits(max
 // depth), 0, then the drawIndirect arguments vertexCount, instanceCount, firstVertex,
-// firstInstance], 9 blockOffsets (visible count per block, then its exclusive scan), 10 visibleBits
-// (one bit per splat), 11 cell ranges. Counters 0–4 and visibleBits are cleared to 0 by the caller
-// every frame.
+// firstInstance, then the depth histogram and its distribution], 9 blockOffsets (visible count per block, then its exclusive scan), 10 visibleBits
+// (one bit per splat), 11 cell ranges. Counters 0–4, the depth histogram and visibleBits are
+// cleared to 0 by the caller every frame.
 
 override WORKGROUP_SIZE: u32 = 256u;
 override SPLATS_PER_INVOCATION: u32 = 32u;   // preprocess: consecutive splats per invocation (a divisor of 32)
@@ -54,7 +54,7 @@ override ORTHOGRAPHIC: bool = false;
 @group(0) @binding(5) var<storage, read_write> depths: array<u32>;
 @group(0) @binding(6) var<storage, read_write> sortKeys: array<u32>;
 @group(0) @binding(7) var<storage, read_write> sortValues: array<u32>;
-@group(0) @binding(8) var<storage, read_write> counters: array<atomic<u32>, 8>;
+@group(0) @binding(8) var<storage, read_write> counters: array<atomic<u32>>;
 @group(0) @binding(9) var<storage, read_write> blockOffsets: array<u32>;
 @group(0) @binding(10) var<storage, read_write> visibleBits: array<atomic<u32>>;
 @group(0) @binding(11) var<storage, read> ranges: array<vec4u>;   // (start, count, prefix, 0)
@@ -69,6 +69,22 @@ const BLOCK_WORDS = 8u;               // visibleBits words per compaction block
 const BLOCK_SIZE = BLOCK_WORDS * 32u; // splats per compaction block (preprocess-pass.ts: COMPACT_BLOCK_SIZE)
 
 const CULLED = 0xffffffffu;
+
+// Depth key levels (projection.ts: DEPTH_BIN_SHIFT, DEPTH_BINS, DEPTH_LINEAR_SHARE, depthSortKey).
+const DEPTH_BIN_SHIFT = 18u;          // bin = f32 bits >> 18: 32 bins per octave of depth
+const DEPTH_BINS = 8192u;
+// In `counters`: the histogram of sampled visible depths (DEPTH_BINS counts, cleared every frame by
+// the caller), then its cumulative distribution as f32 bits (DEPTH_BINS + 1 words, from depthCdf).
+const DEPTH_HISTOGRAM = 8u;
+const DEPTH_CDF = DEPTH_HISTOGRAM + DEPTH_BINS;
+const DEPTH_LINEAR_SHARE: f32 = 0.25; // share of the key levels spread linearly over the range
+
+// Frame splat j is sampled into the depth histogram when (j & mask) == 0: all of them up to 2^18
+// splats, then a power-of-two stride (projection.ts: depthSampleMask).
+fn depthSampleMask() -> u32 {
+  let shift = max(i32(firstLeadingBit(max(frame.splatCount, 1u))) - 17, 0);
+  return (1u << u32(shift)) - 1u;
+}
 
 const SH_C0: f32 = 0.28209479177387814;
 const SH_C1: f32 = 0.4886025119029199;
@@ -224,13 +240,16 @@ fn countBlocks(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroup
   var n = 0u;
   var nearBits = 0xffffffffu;
   var farBits = 0u;
+  let sampleMask = depthSampleMask();
   for (var w = 0u; w < BLOCK_WORDS; w++) {
     var mask = atomicLoad(&visibleBits[b * BLOCK_WORDS + w]);
     n += countOneBits(mask);
     while (mask != 0u) {
-      let d = depths[(b * BLOCK_WORDS + w) * 32u + firstTrailingBit(mask)];
+      let j = (b * BLOCK_WORDS + w) * 32u + firstTrailingBit(mask);
+      let d = depths[j];
       nearBits = min(nearBits, d);
       farBits = max(farBits, d);
+      if ((j & sampleMask) == 0u) { atomicAdd(&counters[DEPTH_HISTOGRAM + min(d >> DEPTH_BIN_SHIFT, DEPTH_BINS - 1u)], 1u); }
       mask &= mask - 1u;
     }
   }
@@ -240,6 +259,24 @@ fn countBlocks(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroup
     atomicMax(&counters[MIN_DEPTH], ~nearBits);
     atomicMax(&counters[MAX_DEPTH], farBits);
   }
+}
+
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn depthCdf(@builtin(global_invocation_id) gid: vec3u) {
+  // One invocation: the histogram's bins from the nearest to the farthest visible depth (a few
+  // dozen for a street capture, at most DEPTH_BINS), cumulated in u32 and divided once each.
+  if (gid.x != 0u || atomicLoad(&counters[VISIBLE_COUNT]) == 0u) { return; }
+  let b0 = min((~atomicLoad(&counters[MIN_DEPTH])) >> DEPTH_BIN_SHIFT, DEPTH_BINS - 1u);
+  let b1 = min(atomicLoad(&counters[MAX_DEPTH]) >> DEPTH_BIN_SHIFT, DEPTH_BINS - 1u);
+  var total = 0u;
+  for (var b = b0; b <= b1; b++) { total += atomicLoad(&counters[DEPTH_HISTOGRAM + b]); }
+  var cum = 0u;
+  for (var b = b0; b <= b1; b++) {
+    let share = select(f32(cum) / f32(max(total, 1u)), f32(b - b0) / f32(b1 - b0 + 1u), total == 0u);
+    atomicStore(&counters[DEPTH_CDF + b], bitcast<u32>(share));
+    cum += atomicLoad(&counters[DEPTH_HISTOGRAM + b]);
+  }
+  atomicStore(&counters[DEPTH_CDF + b1 + 1u], bitcast<u32>(1.0));
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)
@@ -259,8 +296,16 @@ fn compact(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) n
   while (mask != 0u) {
     let i = word * 32u + firstTrailingBit(mask);
     mask &= mask - 1u;
-    let u = clamp((bitcast<f32>(depths[i]) - minDepth) / max(maxDepth - minDepth, 1e-30), 0.0, 1.0);
-    sortKeys[slot] = maxKey - u32(round(u * f32(maxKey)));
+    let db = depths[i];
+    let u = clamp((bitcast<f32>(db) - minDepth) / max(maxDepth - minDepth, 1e-30), 0.0, 1.0);
+    // The place among the visible depths: the sampled distribution (linear in the mantissa inside
+    // a bin) mixed with the linear place, so no part of the range is left without levels.
+    let bin = min(db >> DEPTH_BIN_SHIFT, DEPTH_BINS - 1u);
+    let lo = bitcast<f32>(atomicLoad(&counters[DEPTH_CDF + bin]));
+    let hi = bitcast<f32>(atomicLoad(&counters[DEPTH_CDF + bin + 1u]));
+    let frac = f32(db & ((1u << DEPTH_BIN_SHIFT) - 1u)) / f32(1u << DEPTH_BIN_SHIFT);
+    let w = clamp((1.0 - DEPTH_LINEAR_SHARE) * (lo + frac * (hi - lo)) + DEPTH_LINEAR_SHARE * u, 0.0, 1.0);
+    sortKeys[slot] = maxKey - u32(round(w * f32(maxKey)));
     sortValues[slot] = i;
     slot++;
   }

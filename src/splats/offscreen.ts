@@ -65,8 +65,8 @@ export async function renderSplatsOffscreen(device: GPUDevice, cloud: SplatCloud
   try {
     await renderer.setScene(scene);
     const encoder = device.createCommandEncoder({ label: 'renderSplatsOffscreen' });
-    target.clearDepth(encoder);
-    renderer.encode(encoder, cameraModel(camera), { color: target.color.createView(), depth: target.depth.createView(), clearColor: { r: 0, g: 0, b: 0, a: 0 } });
+    // Splats alone: no depth test (raster-pass.ts, SplatRenderTarget.depth).
+    renderer.encode(encoder, cameraModel(camera), { color: target.color.createView(), depth: null, clearColor: { r: 0, g: 0, b: 0, a: 0 } });
     submit(device, encoder);
     return await readTexture(device, target.color);
   } finally {

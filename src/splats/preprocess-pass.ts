@@ -11,7 +11,7 @@ import { createComputePipelineSync, deviceCached } from '../gpu/pipeline-cache';
 import type { PrefixScan } from '../gpu/prefix-scan';
 import { createKernelModule } from '../gpu/shader-loader';
 import { shRestStride } from './gpu-layout';
-import { ALPHA_MIN, COV2D_DILATION, FRUSTUM_CLAMP } from './projection';
+import { ALPHA_MIN, COV2D_DILATION, DEPTH_BINS, FRUSTUM_CLAMP } from './projection';
 
 export const PREPROCESS_WORKGROUP_SIZE = 256;
 /** Consecutive splats one preprocess invocation projects (a divisor of 32: they share a visibility word). */
@@ -29,7 +29,7 @@ export interface PreprocessBindings {
   /** Compacted depth keys and splat indices of the visible splats (N u32 each; the first V used). */
   sortKeys: GPUBuffer;
   sortValues: GPUBuffer;
-  /** FRAME_COUNTERS (8 u32): visible count, depth range, draw arguments. */
+  /** FRAME_COUNTERS (FRAME_COUNTERS.words u32): visible count, depth range, draw arguments, depth histogram. */
   counters: GPUBuffer;
   /** ⌈N / COMPACT_BLOCK_SIZE⌉ u32: visible splats per block, then their exclusive scan. */
   blockOffsets: GPUBuffer;
@@ -42,9 +42,11 @@ export interface PreprocessBindings {
 /**
  * The per-frame counters buffer (u32 indices; `counters` in preprocess.wgsl): the visible count
  * (the radix sort's GPU count: index 0), ~bits of the smallest and bits of the largest visible
- * depth, and at 4–7 the drawIndirect arguments of the raster pass. Words 0–3 are cleared each frame.
+ * depth, at 4–7 the drawIndirect arguments of the raster pass, then from `depthBins` the histogram
+ * of sampled visible depths (DEPTH_BINS counts) and its cumulative distribution (DEPTH_BINS + 1
+ * f32; projection.ts: depthBinCdf). Words 0–4 and the histogram are cleared each frame.
  */
-export const FRAME_COUNTERS = { visibleCount: 0, minDepth: 1, maxDepth: 2, drawArgs: 4, words: 8 } as const;
+export const FRAME_COUNTERS = { visibleCount: 0, minDepth: 1, maxDepth: 2, drawArgs: 4, depthBins: 8, words: 8 + 2 * DEPTH_BINS + 1 } as const;
 
 /** Splats per compaction block (`BLOCK_SIZE` in preprocess.wgsl: 8 words of visibility bits). */
 export const COMPACT_BLOCK_SIZE = 256;
@@ -58,7 +60,7 @@ export class SplatPreprocessPass {
   ) {}
 
   private readonly pipelines = new Map<number, GPUComputePipeline>();
-  private compactPipelines: { countBlocks: GPUComputePipeline; compact: GPUComputePipeline } | null = null;
+  private compactPipelines: { countBlocks: GPUComputePipeline; depthCdf: GPUComputePipeline; compact: GPUComputePipeline } | null = null;
 
   /**
    * The pass of `device`: its module, layouts and pipelines are made once per device and shared by
@@ -124,14 +126,14 @@ export class SplatPreprocessPass {
     return p;
   }
 
-  /** The compaction pipelines (entry points `countBlocks` and `compact`; independent of the SH degree). */
+  /** The compaction pipelines (entry points `countBlocks`, `depthCdf` and `compact`; independent of the SH degree). */
   private compaction() {
     const make = (entryPoint: string) => createComputePipelineSync(this.device, {
       label: `SplatPreprocessPass.${entryPoint}`,
       layout: this.pipelineLayout,
       compute: { module: this.module, entryPoint, constants: { WORKGROUP_SIZE: PREPROCESS_WORKGROUP_SIZE } },
     });
-    this.compactPipelines ??= { countBlocks: make('countBlocks'), compact: make('compact') };
+    this.compactPipelines ??= { countBlocks: make('countBlocks'), depthCdf: make('depthCdf'), compact: make('compact') };
     return this.compactPipelines;
   }
 
@@ -147,9 +149,10 @@ export class SplatPreprocessPass {
   /**
    * Records the projection dispatch over this frame's `count` splats (those of the visible cell
    * ranges, written to the range table and the frame uniform by the caller), the per-block visible counts and their
-   * scan (`blockScan` over `blockOffsets`), and the compaction of the visible splats' keys (it
-   * needs the depth range of every visible splat and the scanned offsets). The caller clears the
-   * visible count, the depth range and the visibility bits before.
+   * scan (`blockScan` over `blockOffsets`), the cumulative distribution of the sampled visible
+   * depths (`depthCdf`, one invocation), and the compaction of the visible splats' keys (it needs the
+   * depth range and distribution of every visible splat and the scanned offsets). The caller clears
+   * the visible count, the depth range, the depth histogram and the visibility bits before.
    */
   encode(
     encoder: GPUCommandEncoder, bindGroup: GPUBindGroup, shDegree: number, count: number,
@@ -162,9 +165,11 @@ export class SplatPreprocessPass {
     pass.setBindGroup(0, bindGroup);
     pass.setPipeline(this.pipeline(shDegree, orthographic));
     pass.dispatchWorkgroups(...dispatchSize1d(Math.ceil(count / SPLATS_PER_INVOCATION), PREPROCESS_WORKGROUP_SIZE, maxGroups));
-    const { countBlocks, compact } = this.compaction();
+    const { countBlocks, depthCdf, compact } = this.compaction();
     pass.setPipeline(countBlocks);
     pass.dispatchWorkgroups(...dispatchSize1d(compactBlocks(count), PREPROCESS_WORKGROUP_SIZE, maxGroups));
+    pass.setPipeline(depthCdf);
+    pass.dispatchWorkgroups(1);
     blockScan.encodePass(pass, blockOffsets, compactBlocks(count));
     pass.setBindGroup(0, bindGroup);
     pass.setPipeline(compact);

@@ -167,26 +167,90 @@ export function projectSplat(cloud: SplatCloud, i: number, cam: CameraModel, min
 
 /**
  * Bits of the depth sort key for a scene of `count` splats: ⌈round(log₂(count / 16)) / 4⌉ · 4,
- * clamped to [12, 20] (4-bit radix digits: 3 sort passes up to ~93 k splats, 4 up to ~1.5 M, then
- * 5). Depth is quantised linearly over the depth range of the splats visible in that frame (not
- * over the camera's near/far), so the levels always span what is drawn: 12 bits put 4,094 levels
- * across the visible depth whatever the view distance. Measured against the exact-depth f64
- * reference (bench/RESULTS.md): 12 instead of 16 bits costs ≤ 1.6 dB at ≥ 53 dB on the shared
- * captures and saves a quarter of the sort.
+ * clamped to [12, 16] (4-bit radix digits: 3 sort passes up to ~93 k splats, then 4). The levels
+ * are spread over the visible depth range by the visible splats' own depth density
+ * ({@link depthBinCdf}, {@link depthSortKey}), not only linearly, so where a capture's splats crowd
+ * a small part of its depth range the levels crowd there too (bench/RESULTS.md: 12 instead of 16
+ * linear bits cost ≤ 1.6 dB at ≥ 53 dB on the shared captures; weighted 16 against linear 20 and 16
+ * bits on the 5 M-splat Semarang capture, see there).
  */
 export function depthKeyBits(count: number): number {
   const bits = Math.round(Math.log2(Math.max(1, count) / 16));
-  return Math.min(20, Math.max(12, Math.ceil(bits / 4) * 4));
+  return Math.min(16, Math.max(12, Math.ceil(bits / 4) * 4));
+}
+
+/** Depth histogram bins: a positive f32 depth's bits >> DEPTH_BIN_SHIFT (32 bins per octave, absolute). */
+export const DEPTH_BIN_SHIFT = 18;
+export const DEPTH_BINS = 8192;
+/** Share of the key levels spread linearly over the depth range (the rest follow the depth density). */
+export const DEPTH_LINEAR_SHARE = 0.25;
+
+const depthF32 = new Float32Array(1);
+const depthU32 = new Uint32Array(depthF32.buffer);
+
+/** The f32 bits of a depth (metres, > 0), as the GPU stores it. */
+export function depthBits(depth: number): number {
+  depthF32[0] = depth;
+  return depthU32[0];
+}
+
+/** The histogram bin of a depth (metres, > 0): its f32 bits >> DEPTH_BIN_SHIFT, at most DEPTH_BINS − 1. */
+export function depthBin(depth: number): number {
+  return Math.min(DEPTH_BINS - 1, depthBits(depth) >>> DEPTH_BIN_SHIFT);
 }
 
 /**
- * The depth sort key of `preprocess.wgsl` (f32 arithmetic as on the GPU): reversed depth quantised
- * over [minDepth, maxDepth] (the visible splats' depth range), so an ascending sort is back to
- * front. Culled splats get 2^bits − 1, after every visible key.
+ * Which frame splats the depth histogram samples: splat j (its index among this frame's splats) when
+ * `(j & mask) === 0`: every splat of frames up to 2^18 splats, then a power-of-two stride (≤ 2^18 samples).
  */
-export function depthSortKey(depth: number, minDepth: number, maxDepth: number, bits: number): number {
+export function depthSampleMask(splatCount: number): number {
+  const shift = Math.max(0, 31 - Math.clz32(Math.max(1, splatCount)) - 17);
+  return 2 ** shift - 1;
+}
+
+/**
+ * The cumulative depth distribution over histogram bins (`depthCdf` in preprocess.wgsl): for each
+ * bin b from bin(minDepth) to bin(maxDepth), the f32 share of the sampled depths in the bins below b
+ * (0 at the first), and 1 at bin(maxDepth) + 1; entries outside stay 0. With no samples the bins
+ * share the range evenly. `counts` is the DEPTH_BINS histogram of the sampled visible depths.
+ */
+export function depthBinCdf(counts: ArrayLike<number>, minDepth: number, maxDepth: number): Float32Array {
+  const cdf = new Float32Array(DEPTH_BINS + 1);
+  const b0 = depthBin(minDepth);
+  const b1 = depthBin(maxDepth);
+  let total = 0;
+  for (let b = b0; b <= b1; b++) total += counts[b];
+  let cum = 0;
+  for (let b = b0; b <= b1; b++) {
+    cdf[b] = total === 0 ? Math.fround(b - b0) / Math.fround(b1 - b0 + 1) : Math.fround(cum) / Math.fround(total);
+    cum += counts[b];
+  }
+  cdf[b1 + 1] = 1;
+  return cdf;
+}
+
+/**
+ * The depth sort key of `preprocess.wgsl` (f32 arithmetic as on the GPU), reversed so that an
+ * ascending sort is back to front: the depth's place w ∈ [0, 1] among the visible depths,
+ * w = (1 − s)·F + s·u, with F the sampled depth distribution `cdf` ({@link depthBinCdf}, linear in
+ * the f32 mantissa inside a bin), u the linear place in [minDepth, maxDepth] and s =
+ * DEPTH_LINEAR_SHARE; key = 2^bits − 2 − round(w·(2^bits − 2)). w never decreases with depth, so
+ * keys never invert the depth order (equal keys keep splat order), and every part of the range
+ * keeps at least s of the linear levels. Without `cdf`, w = u. Culled splats get 2^bits − 1.
+ */
+export function depthSortKey(depth: number, minDepth: number, maxDepth: number, bits: number, cdf?: Float32Array): number {
+  const f = Math.fround;
   const maxKey = 2 ** bits - 2;
-  const span = Math.max(Math.fround(Math.fround(maxDepth) - Math.fround(minDepth)), 1e-30);
-  const u = Math.min(1, Math.max(0, Math.fround(Math.fround(Math.fround(depth) - Math.fround(minDepth)) / span)));
-  return maxKey - Math.round(Math.fround(u * maxKey));
+  const span = Math.max(f(f(maxDepth) - f(minDepth)), 1e-30);
+  const u = Math.min(1, Math.max(0, f(f(f(depth) - f(minDepth)) / span)));
+  let w = u;
+  if (cdf) {
+    const db = depthBits(depth);
+    const bin = Math.min(DEPTH_BINS - 1, db >>> DEPTH_BIN_SHIFT);
+    const frac = f((db & ((1 << DEPTH_BIN_SHIFT) - 1)) / (1 << DEPTH_BIN_SHIFT));
+    const lo = cdf[bin];
+    const density = f(lo + f(frac * f(cdf[bin + 1] - lo)));
+    w = Math.min(1, Math.max(0, f(f(f(1 - DEPTH_LINEAR_SHARE) * density) + f(f(DEPTH_LINEAR_SHARE) * u))));
+  }
+  return maxKey - Math.round(f(w * maxKey));
 }

@@ -16,8 +16,12 @@ import { ALPHA_MAX, ALPHA_MIN } from './projection';
 /** Where a frame is drawn. */
 export interface SplatRenderTarget {
   color: GPUTextureView;
-  /** Opaque depth, already written by the caller's opaque passes (or cleared to 1). */
-  depth: GPUTextureView;
+  /**
+   * Opaque depth, already written by the caller's opaque passes (or cleared to 1); null when nothing
+   * opaque is drawn (a capture viewer): the raster then runs without a depth test, which saves a
+   * depth read per fragment.
+   */
+  depth: GPUTextureView | null;
   /** Clear colour; when null the colour attachment is loaded (composite over what is there). */
   clearColor: GPUColor | null;
 }
@@ -30,6 +34,8 @@ export class SplatRasterPass {
   private constructor(
     private readonly device: GPUDevice,
     readonly pipeline: GPURenderPipeline,
+    /** The same pipeline without a depth attachment (targets whose `depth` is null). */
+    readonly pipelineWithoutDepth: GPURenderPipeline,
     readonly cornersPipeline: GPUComputePipeline,
   ) {}
 
@@ -50,7 +56,7 @@ export class SplatRasterPass {
       layout: 'auto',
       compute: { module: cornersModule, entryPoint: 'corners', constants: { WORKGROUP_SIZE: CORNERS_WORKGROUP_SIZE, CORNER_SLOTS } },
     });
-    const pipeline = await createRenderPipeline(device, {
+    const descriptor: GPURenderPipelineDescriptor = {
       label: 'SplatRasterPass.pipeline',
       layout: 'auto',
       vertex: {
@@ -84,8 +90,12 @@ export class SplatRasterPass {
       },
       primitive: { topology: 'triangle-list' },
       depthStencil: { format: depthFormat, depthWriteEnabled: false, depthCompare: 'less' },
-    });
-    return new SplatRasterPass(device, pipeline, cornersPipeline);
+    };
+    const [pipeline, pipelineWithoutDepth] = await Promise.all([
+      createRenderPipeline(device, descriptor),
+      createRenderPipeline(device, { ...descriptor, label: 'SplatRasterPass.pipelineWithoutDepth', depthStencil: undefined }),
+    ]);
+    return new SplatRasterPass(device, pipeline, pipelineWithoutDepth, cornersPipeline);
   }
 
   /**
@@ -125,10 +135,10 @@ export class SplatRasterPass {
           storeOp: 'store',
         },
       ],
-      depthStencilAttachment: { view: target.depth, depthReadOnly: true },
+      depthStencilAttachment: target.depth ? { view: target.depth, depthReadOnly: true } : undefined,
       timestampWrites,
     });
-    pass.setPipeline(this.pipeline);
+    pass.setPipeline(target.depth ? this.pipeline : this.pipelineWithoutDepth);
     pass.setVertexBuffer(0, vertices);
     pass.drawIndirect(drawArgs, offset);
     pass.end();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { boxOutsideFrustum, cameraModel, type OrthographicCamera, type PinholeCamera } from '../gpu/camera';
-import { COV2D_DILATION, depthKeyBits, depthSortKey, projectSplat } from './projection';
+import { COV2D_DILATION, DEPTH_BINS, DEPTH_LINEAR_SHARE, depthBin, depthBinCdf, depthKeyBits, depthSampleMask, depthSortKey, projectSplat } from './projection';
 import { psnr, renderSplatsReference } from './reference-renderer';
 import { evalSplatColor } from './spherical-harmonics';
 import { allocateSplatCloud, SH_C0 } from './splat-cloud';
@@ -207,8 +207,46 @@ describe('psnr', () => {
 });
 
 describe('depth sort keys', () => {
-  it('widen with the splat count in whole 4-bit digits, 12 to 20 bits', () => {
-    expect([100, 4721, 90_854, 1_000_000, 2_500_000, 5_000_000, 1e9].map(depthKeyBits)).toEqual([12, 12, 12, 16, 20, 20, 20]);
+  it('widen with the splat count in whole 4-bit digits, 12 to 16 bits', () => {
+    expect([100, 4721, 90_854, 1_000_000, 2_500_000, 5_000_000, 1e9].map(depthKeyBits)).toEqual([12, 12, 12, 16, 16, 16, 16]);
+  });
+
+  it('sample every frame splat into the depth histogram up to 2^18, then at most 2^18 of them', () => {
+    expect([1, 4721, 2 ** 18 - 1, 2 ** 18, 2 ** 19, 4_640_000].map(depthSampleMask)).toEqual([0, 0, 0, 1, 3, 31]);
+    for (const n of [2 ** 18, 3e6, 1e8]) expect(n / (depthSampleMask(n) + 1)).toBeLessThanOrEqual(2 ** 18);
+  });
+
+  it('spread their levels by the depth distribution: a crowded stretch of the range gets most of them, order never inverts', () => {
+    // 98 % of the depths in 430–750 m of a 325–1,650 m range (Semarang's bench:peers view).
+    const depths: number[] = [];
+    for (let i = 0; i < 4900; i++) depths.push(430 + (320 * i) / 4900);
+    for (let i = 0; i < 50; i++) depths.push(325 + (105 * i) / 50, 750 + (900 * i) / 49);
+    const [lo, hi] = [325, 1650];
+    const counts = new Uint32Array(DEPTH_BINS);
+    for (const d of depths) counts[depthBin(d)]++;
+    const cdf = depthBinCdf(counts, lo, hi);
+    const bits = 16;
+    const levels = (a: number, b: number, c?: Float32Array) => depthSortKey(a, lo, hi, bits, c) - depthSortKey(b, lo, hi, bits, c);
+    // Linear levels give the crowded 320 m a quarter of the keys; weighted, over three quarters.
+    expect(levels(430, 750) / (2 ** bits - 2)).toBeCloseTo(320 / 1325, 2);
+    expect(levels(430, 750, cdf) / (2 ** bits - 2)).toBeGreaterThan(0.75);
+    // The sparse far stretch keeps at least the linear share of its linear levels.
+    expect(levels(800, 1600, cdf)).toBeGreaterThanOrEqual(DEPTH_LINEAR_SHARE * levels(800, 1600) - 1);
+    // Non-increasing keys with depth, the end points near the extreme keys (a bin's linear
+    // interpolation leaves a few levels unused past the nearest and farthest depths).
+    const sorted = [...depths].sort((a, b) => a - b);
+    for (let i = 1; i < sorted.length; i++) expect(depthSortKey(sorted[i], lo, hi, bits, cdf)).toBeLessThanOrEqual(depthSortKey(sorted[i - 1], lo, hi, bits, cdf));
+    expect(depthSortKey(hi, lo, hi, bits, cdf)).toBeLessThan(2 ** 8);
+    expect(depthSortKey(lo, lo, hi, bits, cdf)).toBeGreaterThan(2 ** bits - 2 - 2 ** 8);
+  });
+
+  it('share the bins evenly when nothing was sampled', () => {
+    const cdf = depthBinCdf(new Uint32Array(DEPTH_BINS), 1, 4);
+    const [b0, b1] = [depthBin(1), depthBin(4)];
+    expect(b1 - b0).toBe(64); // two octaves, 32 bins each
+    expect(cdf[b0]).toBe(0);
+    expect(cdf[b0 + 32]).toBeCloseTo(32 / 65, 6);
+    expect(cdf[b1 + 1]).toBe(1);
   });
 
   it('quantise over the visible depth range, reversed: the farthest splat gets 0, the nearest the largest visible key', () => {

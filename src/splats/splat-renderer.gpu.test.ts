@@ -11,7 +11,7 @@ import { readSharedData, withDevice } from '../../test/gpu-fixture';
 import { loadSplatFile, splatBounds } from './formats';
 import { frameSplatBounds } from './framing';
 import { OffscreenTarget, OFFSCREEN_COLOR_FORMAT, OFFSCREEN_DEPTH_FORMAT, renderSplatsOffscreen } from './offscreen';
-import { depthKeyBits, depthSortKey, projectSplat, splatTriangleCorners } from './projection';
+import { DEPTH_BINS, depthBin, depthBinCdf, depthKeyBits, depthSampleMask, depthSortKey, projectSplat, splatTriangleCorners } from './projection';
 import { psnr, renderSplatsReference } from './reference-renderer';
 import { allocateSplatCloud, SH_C0, type SplatCloud } from './splat-cloud';
 import { SplatRenderer } from './splat-renderer';
@@ -128,6 +128,9 @@ describe('preprocess pass', () => {
       const { projected, counters, sortKeys, sortValues, vertices } = renderer.debugBuffers;
       const n = cloud.count;
       const read = device.createBuffer({ size: projected!.size + 32 + n * 8, usage: GPUBufferUsage.COPY_DST | GPUBufferUsage.MAP_READ });
+      const binBytes = (FRAME_COUNTERS.words - FRAME_COUNTERS.depthBins) * 4;
+      const readBins = device.createBuffer({ size: binBytes, usage: GPUBufferUsage.COPY_DST | GPUBufferUsage.MAP_READ });
+      encoder.copyBufferToBuffer(counters, FRAME_COUNTERS.depthBins * 4, readBins, 0, binBytes);
       const readVertices = device.createBuffer({ size: vertices!.size, usage: GPUBufferUsage.COPY_DST | GPUBufferUsage.MAP_READ });
       encoder.copyBufferToBuffer(vertices!, 0, readVertices, 0, vertices!.size);
       encoder.copyBufferToBuffer(projected!, 0, read, 0, projected!.size);
@@ -136,7 +139,8 @@ describe('preprocess pass', () => {
       encoder.copyBufferToBuffer(sortKeys!, 0, read, projected!.size + 32, n * 4);
       encoder.copyBufferToBuffer(sortValues!, 0, read, projected!.size + 32 + n * 4, n * 4);
       device.queue.submit([encoder.finish()]);
-      await Promise.all([read.mapAsync(GPUMapMode.READ), readVertices.mapAsync(GPUMapMode.READ)]);
+      await Promise.all([read.mapAsync(GPUMapMode.READ), readVertices.mapAsync(GPUMapMode.READ), readBins.mapAsync(GPUMapMode.READ)]);
+      const binWords = readBins.getMappedRange().slice(0);
       const all = read.getMappedRange().slice(0);
       const vertexWords = readVertices.getMappedRange().slice(0);
       const f = new Float32Array(all, 0, projected!.size / 4);
@@ -197,11 +201,25 @@ describe('preprocess pass', () => {
       const drawn = Array.from(values.subarray(0, visible));
       expect(new Set(drawn).size).toBe(visible);
       expect(drawn.every((i) => refProjected[i] !== null)).toBe(true);
-      // The keys are the reference's depths quantised over the visible splats' depth range (not the
-      // camera's near/far), ± 1 level for f32 rounding, and stable: equal keys keep splat order.
+      // The depth histogram: every visible splat sampled (a small frame), in the bins of the
+      // reference's depths (f32 vs f64 depths may straddle a bin edge: at most 2 splats of 4,721),
+      // and its cumulative distribution as depthBinCdf makes it from the GPU's own counts.
       const depths = refProjected.filter((p) => p !== null).map((p) => p!.depth);
       const [lo, hi] = [Math.min(...depths), Math.max(...depths)];
-      drawn.forEach((i, j) => expect(Math.abs(keys[j] - depthSortKey(refProjected[i]!.depth, lo, hi, bits)), `key of splat ${i}`).toBeLessThanOrEqual(1));
+      expect(depthSampleMask(n)).toBe(0);
+      const gpuCounts = new Uint32Array(binWords, 0, DEPTH_BINS);
+      const refCounts = new Uint32Array(DEPTH_BINS);
+      for (const d of depths) refCounts[depthBin(d)]++;
+      expect(gpuCounts.reduce((a, c) => a + c, 0)).toBe(visible);
+      expect(gpuCounts.reduce((a, c, b) => a + Math.abs(c - refCounts[b]), 0), 'splats binned elsewhere than the reference').toBeLessThanOrEqual(4);
+      const gpuCdf = new Float32Array(binWords, DEPTH_BINS * 4, DEPTH_BINS + 1);
+      const refCdf = depthBinCdf(gpuCounts, lo, hi);
+      for (let b = depthBin(lo); b <= depthBin(hi) + 1; b++) expect(Math.abs(gpuCdf[b] - refCdf[b]), `depth cdf bin ${b}`).toBeLessThan(1e-6);
+      expect(refCdf[depthBin(hi) + 1]).toBe(1);
+      // The keys are the reference's depths placed by that distribution within the visible splats'
+      // depth range (not the camera's near/far), ± 1 level for f32 rounding, and stable: equal keys
+      // keep splat order.
+      drawn.forEach((i, j) => expect(Math.abs(keys[j] - depthSortKey(refProjected[i]!.depth, lo, hi, bits, gpuCdf)), `key of splat ${i}`).toBeLessThanOrEqual(1));
       for (let j = 1; j < visible; j++) if (keys[j] === keys[j - 1]) expect(drawn[j], `tie at ${j}`).toBeGreaterThan(drawn[j - 1]);
       expect(args[0]).toBe(3 * visible); // one triangle per visible splat, one instance
       expect(args[1]).toBe(1);
@@ -227,6 +245,7 @@ describe('preprocess pass', () => {
         });
       });
       readVertices.destroy();
+      readBins.destroy();
       read.destroy();
       target.destroy();
       renderer.destroy();
@@ -319,6 +338,29 @@ describe('compositing against opaque depth', () => {
     expect(b3).toBeGreaterThan(0.9);
     expect(r3).toBeLessThan(0.1);
     expect(b1).toBeLessThan(0.1);
+  });
+
+  it('draws a capture alone without a depth attachment exactly as against a depth buffer cleared to the far plane', async () => {
+    const cloud = await loadCapture('fruit_drops_minimal.ply');
+    const camera = captureCamera(cloud, 64, 48);
+    const [withDepth, withoutDepth] = await withDevice(async (device) => {
+      const target = new OffscreenTarget(device, 64, 48);
+      const scene = new SplatSceneBuffers(device, cloud);
+      const renderer = await SplatRenderer.create(device, { colorFormat: OFFSCREEN_COLOR_FORMAT, depthFormat: OFFSCREEN_DEPTH_FORMAT });
+      await renderer.setScene(scene);
+      const frames: Float32Array[] = [];
+      for (const depth of [true, false]) {
+        const encoder = device.createCommandEncoder();
+        if (depth) target.clearDepth(encoder);
+        renderer.encode(encoder, cameraModel(camera), { color: target.color.createView(), depth: depth ? target.depth.createView() : null, clearColor: { r: 0, g: 0, b: 0, a: 0 } });
+        device.queue.submit([encoder.finish()]);
+        frames.push(await readTexture(device, target.color));
+      }
+      [target, scene, renderer].forEach((r) => r.destroy());
+      return frames;
+    });
+    expect(withDepth.filter((v, i) => i % 4 === 3 && v > 0.5).length, 'pixels covered').toBeGreaterThan(64 * 48 * 0.1);
+    expect(Array.from(withoutDepth)).toEqual(Array.from(withDepth));
   });
 });
 

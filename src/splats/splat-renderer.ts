@@ -9,15 +9,15 @@
  * The visible count never comes back to the CPU: the preprocess pass compacts the visible splats
  * (in splat order, so frames are deterministic), the radix sort runs on that GPU-written count by
  * indirect dispatch, and the draw has 3 vertices (one triangle) per visible splat. Keys are `depthKeyBits(count)`
- * wide (12–20 bits, 3–5 radix passes), quantised over the depth range of the splats visible in
- * that frame.
+ * wide (12 or 16 bits, 3 or 4 radix passes), their levels spread over the depth range of the
+ * splats visible in that frame by those splats' sampled depth distribution (projection.ts: depthSortKey).
  */
 import { CAMERA_LAYOUT, packCameraUniform, type CameraModel } from '../gpu/camera';
 import type { GpuProfiler } from '../gpu/profiler';
 import { PrefixScan } from '../gpu/prefix-scan';
 import { RadixSort } from '../gpu/radix-sort';
 import { PROJECTED_SPLAT_LAYOUT, SPLAT_FRAME_LAYOUT, SPLAT_VERTEX_BYTES_PER_SPLAT } from './gpu-layout';
-import { depthKeyBits } from './projection';
+import { DEPTH_BINS, depthKeyBits } from './projection';
 import { DEFAULT_LOD_PIXEL_FRACTION } from './splat-lod';
 import { COMPACT_BLOCK_SIZE, compactBlocks, FRAME_COUNTERS, SplatPreprocessPass } from './preprocess-pass';
 import { SplatRasterPass, type SplatRenderTarget } from './raster-pass';
@@ -177,6 +177,7 @@ export class SplatRenderer {
     // Visible count, depth range and the draw's vertex count start at 0 (the instance count stays 1).
     encoder.clearBuffer(this.counters, 0, (FRAME_COUNTERS.drawArgs + 1) * 4);
     encoder.clearBuffer(this.visibleBits!);
+    encoder.clearBuffer(this.counters, FRAME_COUNTERS.depthBins * 4, DEPTH_BINS * 4);
     this.preprocess.encode(encoder, this.preprocessBindGroup, scene.shDegree, splats, this.blockScan!, this.blockOffsets!, this.profiler?.span('splats.preprocess'), camera.orthographic);
     this.sort.encode(encoder, this.sortKeys!, this.sortValues!, this.counters, depthKeyBits(scene.count), this.profiler?.span('splats.sort'));
     this.raster.encode(
@@ -185,7 +186,11 @@ export class SplatRenderer {
     );
   }
 
-  /** The buffers written by the last frame, for tests: projected splats, sorted keys and values, the frame counters (FRAME_COUNTERS), the triangle vertices (SPLAT_VERTEX_LAYOUT). */
+  /**
+   * The buffers written by the last frame, for tests: projected splats, sorted keys and values, the
+   * frame counters (FRAME_COUNTERS, with the depth histogram and its distribution), the triangle
+   * vertices (SPLAT_VERTEX_LAYOUT).
+   */
   get debugBuffers() {
     return { projected: this.projected, sortKeys: this.sortKeys, sortValues: this.sortValues, counters: this.counters, vertices: this.vertices };
   }
