@@ -24,7 +24,9 @@
 // Entry point `compact`, per visibleBits word, its set bits in order: visible splat i of block b gets slot blockOffsets[b] + (visible
 // splats before it in the block, from the bit masks), in splat order (deterministic, unlike an
 // atomic counter), and writes sortKeys[slot] = its depth quantised over the visible [min, max] to
-// frame.keyBits bits and reversed (far first once sorted ascending), sortValues[slot] = i; and the
+// frame.keyBits bits, the levels spread by the sampled depth distribution (entry point `depthCdf`, after
+// `countBlocks` sampled the depths into a histogram), reversed (far first once sorted ascending),
+// sortValues[slot] = i; and the
 // draw gets 3 vertices (one triangle) per visible splat. The sort then runs on the visibleCount keys alone. No
 // entry point uses a workgroup barrier (SwiftShader runs barrier-free workgroups much faster).
 //
