@@ -246,7 +246,7 @@ export function depthSortKey(depth: number, minDepth: number, maxDepth: number, 
   let w = u;
   if (cdf) {
     const db = depthBits(depth);
-    const bin = Math.min(DEPTH_BINS - 1, db >>> DEPTH_BIN_SHIFT);
+    const bin = depthBin(depth);
     const frac = f((db & ((1 << DEPTH_BIN_SHIFT) - 1)) / (1 << DEPTH_BIN_SHIFT));
     const lo = cdf[bin];
     const density = f(lo + f(frac * f(cdf[bin + 1] - lo)));
