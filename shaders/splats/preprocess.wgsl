@@ -7,7 +7,7 @@
 // prefix) per range; splat i = start + j − prefix of the range holding j); per-frame arrays
 // (projected, depths, visibility bits, sort values) are indexed by j:
 //  1. camera-relative centre, near-plane cull;
-//  2. 3D covariance Σ = R S Sᵀ Rᵀ from the quaternion and scales;
+//  2. 3D covariance Σ = R S Sᵀ Rᵀ, precomputed at load (the splat record holds its upper triangle);
 //  3. EWA projection Σ' = J W Σ Wᵀ Jᵀ with J at the clamped (1.3 × FOV) centre (orthographic:
 //     J = diag(focal)), + 0.3 px² dilation;
 //  4. eigenbasis of Σ' (λ₂ = det / λ₁), opacity-aware extent k = √(2 ln(o / α_min)) standard
@@ -130,15 +130,6 @@ fn colorFromSh(i: u32, dc: vec3f, shScale: f32, d: vec3f) -> vec3f {
   return max(c + 0.5, vec3f(0.0));
 }
 
-fn quatToMat(q: vec4f) -> mat3x3f {
-  let w = q.x; let x = q.y; let y = q.z; let z = q.w;
-  // Columns of R (WGSL matrices are column-major).
-  return mat3x3f(
-    vec3f(1.0 - 2.0 * (y * y + z * z), 2.0 * (x * y + w * z), 2.0 * (x * z - w * y)),
-    vec3f(2.0 * (x * y - w * z), 1.0 - 2.0 * (x * x + z * z), 2.0 * (y * z + w * x)),
-    vec3f(2.0 * (x * z + w * y), 2.0 * (y * z - w * x), 1.0 - 2.0 * (x * x + y * y)));
-}
-
 fn cull(j: u32) -> bool {
   projected[j].alphaLog = -1.0;
   return false;
@@ -164,25 +155,27 @@ fn project(j: u32, i: u32) -> bool {
   let t = (camera.viewRotation * vec4f(rel, 0.0)).xyz;
   if (t.z <= camera.near || t.z >= camera.far) { return cull(j); }
 
-  // 2. Σ = M Mᵀ with M = R S.
-  let M = quatToMat(s.rotation) * mat3x3f(vec3f(s.scale.x, 0.0, 0.0), vec3f(0.0, s.scale.y, 0.0), vec3f(0.0, 0.0, s.scale.z));
-  let sigma = M * transpose(M);
-
-  // 3. EWA projection.
+  // 2.–3. EWA projection Σ' = T Σ Tᵀ with T = J W; only the first two rows of T are non-zero, so
+  // Σ' takes the two rows t0, t1 and Σ's upper triangle (precomputed at load): Σ'_ab = t_a · Σ t_b.
   let lim = FRUSTUM_CLAMP * camera.tanHalfFov;
   let tx = clamp(t.x / t.z, -lim.x, lim.x) * t.z;
   let ty = clamp(t.y / t.z, -lim.y, lim.y) * t.z;
   let fx = camera.focal.x; let fy = camera.focal.y;
-  // J as a 3×3 with a zero last row; columns listed.
-  var J = mat3x3f(vec3f(fx / t.z, 0.0, 0.0), vec3f(0.0, fy / t.z, 0.0),
-                  vec3f(-fx * tx / (t.z * t.z), -fy * ty / (t.z * t.z), 0.0));
-  if (ORTHOGRAPHIC) { J = mat3x3f(vec3f(fx, 0.0, 0.0), vec3f(0.0, fy, 0.0), vec3f(0.0)); }
-  let W = mat3x3f(camera.viewRotation[0].xyz, camera.viewRotation[1].xyz, camera.viewRotation[2].xyz);
-  let T = J * W;
-  let cov = T * sigma * transpose(T);
-  let a = cov[0][0] + COV2D_DILATION;
-  let b = cov[0][1];
-  let c = cov[1][1] + COV2D_DILATION;
+  // Rows of W (viewRotation's rotation part; WGSL matrices are column-major).
+  let w0 = vec3f(camera.viewRotation[0].x, camera.viewRotation[1].x, camera.viewRotation[2].x);
+  let w1 = vec3f(camera.viewRotation[0].y, camera.viewRotation[1].y, camera.viewRotation[2].y);
+  let w2 = vec3f(camera.viewRotation[0].z, camera.viewRotation[1].z, camera.viewRotation[2].z);
+  // J = [[fx/z, 0, −fx·tx/z²], [0, fy/z, −fy·ty/z²]] (orthographic: diag(fx, fy)).
+  let iz = 1.0 / t.z;
+  var t0 = (fx * iz) * (w0 - (tx * iz) * w2);
+  var t1 = (fy * iz) * (w1 - (ty * iz) * w2);
+  if (ORTHOGRAPHIC) { t0 = fx * w0; t1 = fy * w1; }
+  let sigma = mat3x3f(s.covA, vec3f(s.covA.y, s.covB.x, s.covB.y), vec3f(s.covA.z, s.covB.y, s.covB.z));
+  let st0 = sigma * t0;
+  let st1 = sigma * t1;
+  let a = dot(t0, st0) + COV2D_DILATION;
+  let b = dot(t0, st1);
+  let c = dot(t1, st1) + COV2D_DILATION;
 
   // 4. Eigenbasis and opacity-aware extent.
   let det = a * c - b * b;
@@ -198,14 +191,13 @@ fn project(j: u32, i: u32) -> bool {
   let n = length(e1);
   e1 = select(vec2f(1.0, 0.0), e1 / n, n > 0.0);
   let half = k * sqrt(vec2f(a, c));
-  let center = select(vec2f(fx * t.x / t.z, fy * t.y / t.z), vec2f(fx * t.x, fy * t.y), ORTHOGRAPHIC) + camera.principal;
+  let center = select(vec2f(fx * t.x * iz, fy * t.y * iz), vec2f(fx * t.x, fy * t.y), ORTHOGRAPHIC) + camera.principal;
   if (center.x + half.x < 0.0 || center.x - half.x > camera.viewport.x ||
       center.y + half.y < 0.0 || center.y - half.y > camera.viewport.y) { return cull(j); }
 
   // 5. View-dependent colour.
-  // The camera's forward axis in world is the third row of viewRotation (column-major: element z of columns 0–2).
-  let axis = vec3f(camera.viewRotation[0].z, camera.viewRotation[1].z, camera.viewRotation[2].z);
-  let viewDir = select(normalize(rel), axis, ORTHOGRAPHIC);
+  // Orthographic: along the camera's forward axis in world, w2 (the third row of W).
+  let viewDir = select(normalize(rel), w2, ORTHOGRAPHIC);
   let color = colorFromSh(i, s.shDc, s.shScale, viewDir);
 
   // 6. Outputs.

@@ -1,13 +1,16 @@
 // Splat structs shared by preprocess.wgsl and render.wgsl (prepended by the shader loader).
 // Host-side layouts: src/splats/gpu-layout.ts, checked by gpu-layout.test.ts.
 
-// One Gaussian, activated parameters (3DGS §4), 64 bytes.
+// One Gaussian, activated parameters (3DGS §4), 64 bytes. The 3D covariance Σ = R S Sᵀ Rᵀ (eq. 6) is
+// computed once at load (gpu-layout.ts: packSplats), so the preprocess does not rebuild it from the
+// quaternion and scales every frame.
 struct Splat {
   position: vec3f,   // centre, metres, scene frame
   opacity: f32,      // sigmoid-activated, [0, 1]
-  rotation: vec4f,   // unit quaternion (w, x, y, z)
-  scale: vec3f,      // per-axis standard deviation, metres
+  covA: vec3f,       // Σ xx, xy, xz, m², scene frame
   shScale: f32,      // largest |higher-band SH coefficient|: shRest holds snorm8 multiples of it
+  covB: vec3f,       // Σ yy, yz, zz, m²
+  pad0: f32,
   shDc: vec3f,       // degree-0 SH coefficient per channel
   pad1: f32,
 }

@@ -4,7 +4,7 @@
  *
  * | buffer       | stride           | contents                                                        |
  * |--------------|------------------|-----------------------------------------------------------------|
- * | splats       | 64 B             | `Splat`: position f32×3, opacity, rotation (w,x,y,z), scale f32×3, SH scale, shDc f32×3, pad |
+ * | splats       | 64 B             | `Splat`: position f32×3, opacity, Σ xx xy xz, SH scale, Σ yy yz zz, pad, shDc f32×3, pad |
  * | shRest       | SH_REST_STRIDE×4 | the K higher-band SH coefficients (rgb) as snorm8 of the splat's SH scale, one word per coefficient (`packShRest`) |
  * | projected    | 32 B             | `ProjectedSplat`: centre px, k√λ₁e₁ px, L = ln(o/α_min) (−1: culled), NDC depth, colour rg, (b, √(λ₂/λ₁)) as f16 pairs |
  * | depths       | 4 B              | f32 bits of the splat's camera depth (valid where its visibility bit is set) |
@@ -14,9 +14,10 @@
  * | sort values  | 4 B              | compacted: their splat indices                                  |
  * | counters     | 32 B per frame   | visible count V, ~bits(min depth), bits(max depth), pad, drawIndirect args (preprocess-pass.ts: FRAME_COUNTERS) |
  */
+import { covarianceFromRotationScale } from './projection';
 import { shRestCount, type SplatCloud } from './splat-cloud';
 
-export const SPLAT_LAYOUT = { size: 64, position: 0, opacity: 12, rotation: 16, scale: 32, shScale: 44, shDc: 48 } as const;
+export const SPLAT_LAYOUT = { size: 64, position: 0, opacity: 12, covA: 16, shScale: 28, covB: 32, shDc: 48 } as const;
 export const PROJECTED_SPLAT_LAYOUT = { size: 32, centerPx: 0, extentMajor: 8, alphaLog: 16, depthNdc: 20, colorRG: 24, blueMinor: 28 } as const;
 /**
  * One vertex of a splat's triangle as the corners pass writes it (`shaders/splats/corners.wgsl`;
@@ -57,19 +58,24 @@ function shSlot(h: number): [word: number, byte: number] {
 }
 
 /**
- * Packs positions, opacities, rotations, scales and SH dc into `Splat` records; record k holds
- * splat `order[k]` (default: splat k). With `from`/`to`, only records [from, to) (record `from` first),
- * so a large scene can be uploaded in slices.
+ * Packs positions, opacities, 3D covariances and SH dc into `Splat` records; record k holds splat
+ * `order[k]` (default: splat k). The covariance Σ = R S Sᵀ Rᵀ (3DGS eq. 6) is computed here in f64 from
+ * the quaternion and scales (`covarianceFromRotationScale`) and stored as its upper triangle (xx, xy,
+ * xz in `covA`, yy, yz, zz in `covB`), so the preprocess skips it every frame (bench/RESULTS.md). With
+ * `from`/`to`, only records [from, to) (record `from` first), so a large scene can be uploaded in slices.
  */
 export function packSplats(cloud: SplatCloud, order?: Uint32Array, from = 0, to = cloud.count): Float32Array<ArrayBuffer> {
   const out = new Float32Array((to - from) * (SPLAT_LAYOUT.size / 4));
+  const cov = new Float64Array(6);
+  const [a, b] = [SPLAT_LAYOUT.covA / 4, SPLAT_LAYOUT.covB / 4];
   for (let k = from; k < to; k++) {
     const i = order ? order[k] : k;
     const o = (k - from) * 16;
     out.set(cloud.positions.subarray(i * 3, i * 3 + 3), o);
     out[o + 3] = cloud.opacities[i];
-    out.set(cloud.rotations.subarray(i * 4, i * 4 + 4), o + 4);
-    out.set(cloud.scales.subarray(i * 3, i * 3 + 3), o + 8);
+    covarianceFromRotationScale(cloud.rotations.subarray(i * 4, i * 4 + 4), cloud.scales.subarray(i * 3, i * 3 + 3), cov);
+    out[o + a] = cov[0]; out[o + a + 1] = cov[1]; out[o + a + 2] = cov[2];
+    out[o + b] = cov[3]; out[o + b + 1] = cov[4]; out[o + b + 2] = cov[5];
     out[o + SPLAT_LAYOUT.shScale / 4] = shRestScale(cloud, i);
     out.set(cloud.shDc.subarray(i * 3, i * 3 + 3), o + 12);
   }

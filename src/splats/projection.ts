@@ -95,15 +95,18 @@ export function splatCovariance3d(cloud: SplatCloud, i: number): Float64Array {
  */
 export function covarianceFromRotationScale<T extends Float64Array<ArrayBufferLike>>(q: ArrayLike<number>, s: ArrayLike<number>, out: T = new Float64Array(6) as T): T {
   const w = q[0], x = q[1], y = q[2], z = q[3];
-  const r = [
-    1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y),
-    2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x),
-    2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y),
-  ];
-  // M = R S; Σ = M Mᵀ
-  const m = r.map((v, k) => v * s[k % 3]);
-  const dot = (a: number, b: number) => m[a * 3] * m[b * 3] + m[a * 3 + 1] * m[b * 3 + 1] + m[a * 3 + 2] * m[b * 3 + 2];
-  out[0] = dot(0, 0); out[1] = dot(0, 1); out[2] = dot(0, 2); out[3] = dot(1, 1); out[4] = dot(1, 2); out[5] = dot(2, 2);
+  const sx = s[0], sy = s[1], sz = s[2];
+  // M = R S (row-major: row a of R with column k scaled by s_k); Σ = M Mᵀ. Scalars only: the packer
+  // calls this for every splat of multi-million-splat scans.
+  const m00 = (1 - 2 * (y * y + z * z)) * sx, m01 = 2 * (x * y - w * z) * sy, m02 = 2 * (x * z + w * y) * sz;
+  const m10 = 2 * (x * y + w * z) * sx, m11 = (1 - 2 * (x * x + z * z)) * sy, m12 = 2 * (y * z - w * x) * sz;
+  const m20 = 2 * (x * z - w * y) * sx, m21 = 2 * (y * z + w * x) * sy, m22 = (1 - 2 * (x * x + y * y)) * sz;
+  out[0] = m00 * m00 + m01 * m01 + m02 * m02;
+  out[1] = m00 * m10 + m01 * m11 + m02 * m12;
+  out[2] = m00 * m20 + m01 * m21 + m02 * m22;
+  out[3] = m10 * m10 + m11 * m11 + m12 * m12;
+  out[4] = m10 * m20 + m11 * m21 + m12 * m22;
+  out[5] = m20 * m20 + m21 * m21 + m22 * m22;
   return out;
 }
 
