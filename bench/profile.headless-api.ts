@@ -11,7 +11,7 @@ import { CitySplats } from '../src/app/city-splats';
 import { CrowdView } from '../src/app/crowd-view';
 import { DemoRenderer } from '../src/app/demo-renderer';
 import { modeCamera, defaultOrbit } from '../src/app/cameras';
-import { timeOfDayLighting } from '../src/app/lighting';
+import { timeOfDayLighting } from '../src/world/lighting';
 import { ambientWalkers, DEFAULT_CITY_SEED } from '../src/app/scenarios';
 import { defaultWorldCamera } from '../src/world/bake/default-camera';
 import { groundHeight } from '../src/world/queries';

@@ -11,6 +11,8 @@ const all: [string, string][] = [
   ['city-orbit', 'w=480&h=360&suite=city&walkers=8&camera=orbit&maxSplats=60000&viewDistance=35'],
   ['reactive-follow', 'w=480&h=360&suite=smoke&policy=expert&walkers=4&camera=follow&maxSplats=60000&viewDistance=35'],
   ['robot-eye-dusk', 'w=480&h=360&suite=city&walkers=8&camera=robot-eye&hour=19.5&maxSplats=60000&viewDistance=35'],
+  ['robot-eye-fog', 'w=480&h=360&suite=city&walkers=8&camera=robot-eye&weather=fog&maxSplats=60000&viewDistance=35'],
+  ['follow-rain-night', 'w=480&h=360&suite=city&walkers=8&camera=follow&weather=rain&hour=22&maxSplats=60000&viewDistance=35'],
   ['top-down', 'w=480&h=360&suite=city&walkers=8&camera=top-down&maxSplats=60000&viewDistance=35'],
 ];
 const states = only ? all.filter(([n]) => n === only) : all;

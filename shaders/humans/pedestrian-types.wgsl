@@ -27,4 +27,6 @@ struct PedestrianLighting {
   pad0: f32,
   groundColor: vec3f,     // linear ambient from below (ground bounce)
   pad1: f32,
+  fogColor: vec3f,        // display RGB the output blends towards with distance
+  fogDensity: f32,        // 1/m: output = mix(fogColor, colour, exp(−fogDensity · distance))
 }

@@ -12,7 +12,8 @@
 //        clip.z = far·(z − near)/(far − near)   (= cameraDepthToNdc(z)·z).
 // Fragment: albedo by body region (per-vertex attribute from skin weights), optional stripes on
 // the upper garment along the rest height, wrap-Lambert sun + hemisphere ambient in linear light
-// (sRGB decode/encode, IEC 61966-2-1), alpha 1.
+// (sRGB decode/encode, IEC 61966-2-1), then fog by the distance from the eye (the splats' fog,
+// splat-shading.ts), alpha 1.
 // Reference: pedestrianClipPosition / shadePedestrian in src/humans/pedestrian-reference.ts.
 
 override VERTEX_COUNT: u32 = 1u;
@@ -37,6 +38,7 @@ struct VertexOut {
   @location(1) @interpolate(flat) region: u32,
   @location(2) restHeight: f32,
   @location(3) @interpolate(flat) instance: u32,
+  @location(4) distance: f32,                       // from the eye, metres (fog)
 }
 
 @vertex
@@ -58,6 +60,7 @@ fn vertexMain(
   out.region = region;
   out.restHeight = restHeight;
   out.instance = n;
+  out.distance = length(rel);
   return out;
 }
 
@@ -95,5 +98,6 @@ fn fragmentMain(in: VertexOut) -> @location(0) vec4f {
   let sun = max(0.0, (dot(nrm, lighting.sunDirection) + lighting.wrap) / (1.0 + lighting.wrap));
   let ambient = mix(lighting.groundColor, lighting.skyColor, 0.5 + 0.5 * nrm.z);
   let lit = base * (lighting.sunColor * sun + ambient) * lighting.exposure;
-  return vec4f(linearToSrgb(lit), 1.0);
+  // Fog in display RGB, as the splats (splat-shading.ts).
+  return vec4f(mix(lighting.fogColor, linearToSrgb(lit), exp(-lighting.fogDensity * in.distance)), 1.0);
 }

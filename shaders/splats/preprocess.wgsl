@@ -14,7 +14,7 @@
 //     deviations (α < 1/255 beyond it), off-screen cull with the ellipse's axis-aligned box, cull
 //     of splats whose total α 2π·o·√det Σ' is below frame.minAlphaMass;
 //  5. colour from spherical harmonics up to SH_DEGREE along the eye→splat direction (orthographic:
-//     the viewing axis);
+//     the viewing axis), shaded by the frame's conditions (tint, wet ground, fog; splat-shading.ts);
 //  6. the raster record projected[i] (extents scaled by k, ln(o / α_min), colour, axis ratio), depths[i] = f32 bits of the camera depth (monotonic for
 //     positive floats), bit i of visibleBits.
 // Entry point `countBlocks`, per block of BLOCK_SIZE splats: its visible count (popcount of its
@@ -198,7 +198,10 @@ fn project(j: u32, i: u32) -> bool {
   // 5. View-dependent colour.
   // Orthographic: along the camera's forward axis in world, w2 (the third row of W).
   let viewDir = select(normalize(rel), w2, ORTHOGRAPHIC);
-  let color = colorFromSh(i, s.shDc, s.shScale, viewDir);
+  // Conditions (splat-shading.ts): tint, wet ground, fog by the distance from the eye.
+  let wet = select(1.0, frame.wetFactor, s.position.z < frame.wetBelow);
+  let fog = exp(-frame.fogDensity * length(rel));
+  let color = mix(frame.fogColor, colorFromSh(i, s.shDc, s.shScale, viewDir) * frame.tint * wet, fog);
 
   // 6. Outputs.
   projected[j] = ProjectedSplat(center, e1 * (k * sqrt(lambda1)), alphaLog, cameraDepthToNdc(camera, t.z),

@@ -36,4 +36,14 @@ struct SplatFrame {
   keyBits: u32,      // depth key width (projection.ts: depthKeyBits)
   rangeCount: u32,   // entries of the cell range table
   minAlphaMass: f32, // px²: splats with less total α are culled (0: none; projection.ts: alphaMass)
+  // Shading by the scene's conditions (splat-shading.ts: shadeSplatColor):
+  // c' = f·c·tint·(wetFactor if z < wetBelow) + (1 − f)·fogColor, f = exp(−fogDensity · distance).
+  tint: vec3f,
+  fogDensity: f32,   // 1/m
+  fogColor: vec3f,
+  wetBelow: f32,     // scene z, metres
+  wetFactor: f32,
+  pad0: u32,
+  pad1: u32,
+  pad2: u32,
 }

@@ -21,7 +21,9 @@ import { SplatRenderer } from '../splats/splat-renderer';
 import { SplatSceneBuffers } from '../splats/splat-scene-buffers';
 import { BoxPass, type Box3 } from './box-pass';
 import type { CrowdFrame } from './crowd-view';
-import type { TimeOfDayLighting } from './lighting';
+import type { TimeOfDayLighting } from '../world/lighting';
+import type { ConditionsShading } from '../world/conditions';
+import { RainPass } from '../sensors/rain-streaks';
 import { InsetPass } from './inset-pass';
 import { PresentPass } from './present-pass';
 
@@ -51,6 +53,10 @@ export class DemoRenderer {
   /** The last scene change, so overlapping `setSplats` calls apply one after another. */
   private sceneChange: Promise<void> = Promise.resolve();
   private lighting: TimeOfDayLighting | null = null;
+  /** Rain streak strength and colour of the main view (0: none), and the clock they fall by. */
+  private rainStrength = 0;
+  private rainColor: [number, number, number] = [1, 1, 1];
+  private readonly started = performance.now();
   /** Splats in the uploaded scene (0 when none). */
   splatCount = 0;
 
@@ -62,6 +68,7 @@ export class DemoRenderer {
     private readonly boxes: BoxPass,
     private readonly present: PresentPass,
     private readonly inset: InsetPass,
+    private readonly rain: RainPass,
     width: number,
     height: number,
   ) {
@@ -71,13 +78,14 @@ export class DemoRenderer {
   /** Compiles every pipeline. @throws Error when a shader fails to compile. */
   static async create(device: GPUDevice, canvasFormat: GPUTextureFormat, width: number, height: number): Promise<DemoRenderer> {
     const profiler = new GpuProfiler(device, 8, 'DemoRenderer.profiler');
-    const [splats, boxes, present, inset] = await Promise.all([
+    const [splats, boxes, present, inset, rain] = await Promise.all([
       SplatRenderer.create(device, { colorFormat: OFFSCREEN_COLOR_FORMAT, depthFormat: OFFSCREEN_DEPTH_FORMAT, profiler }),
       BoxPass.create(device, OFFSCREEN_COLOR_FORMAT, OFFSCREEN_DEPTH_FORMAT, MAX_BOXES),
       PresentPass.create(device, canvasFormat),
       InsetPass.create(device, canvasFormat),
+      RainPass.create(device, OFFSCREEN_COLOR_FORMAT),
     ]);
-    return new DemoRenderer(device, profiler, createProceduralBody(), splats, boxes, present, inset, width, height);
+    return new DemoRenderer(device, profiler, createProceduralBody(), splats, boxes, present, inset, rain, width, height);
   }
 
   /** Render size, pixels. */
@@ -129,6 +137,27 @@ export class DemoRenderer {
     this.lighting = l;
   }
 
+  /**
+   * Sets the time of day and weather of every pass (src/world/conditions.ts). The present pass
+   * multiplies the whole frame by the time-of-day tint, so the splats keep an untinted shading here
+   * and the fog colours are divided by the tint, which the present pass then puts back.
+   */
+  setConditions(c: ConditionsShading): void {
+    const t: [number, number, number] = [c.splats.tint[0], c.splats.tint[1], c.splats.tint[2]];
+    const untint = (rgb: readonly number[]) => [0, 1, 2].map((k) => rgb[k] / Math.max(t[k], 1e-3)) as [number, number, number];
+    const fog = c.pedestrians.fog;
+    this.setLighting({
+      ...c.lighting,
+      sky: c.splats.fogDensity > 0 && c.rain === 0
+        ? { ...c.lighting.sky, zenith: untint(c.sky), horizon: untint(c.sky), groundHaze: untint(c.sky), tint: t }
+        : { ...c.lighting.sky, tint: t },
+      pedestrians: { ...c.pedestrians, fog: fog && { color: untint(fog.color), density: fog.density } },
+    });
+    this.splats.shading = { ...c.splats, tint: [1, 1, 1], fogColor: untint(c.splats.fogColor) };
+    this.rainStrength = c.rain;
+    this.rainColor = c.sky.map((v) => Math.min(1, 0.35 + 0.9 * v)) as [number, number, number];
+  }
+
   /** Grows the skinner and pedestrian pass to hold `count` pedestrians. */
   private async ensurePedestrians(count: number): Promise<void> {
     if (this.skinner && this.skinner.capacity >= count) return;
@@ -169,6 +198,7 @@ export class DemoRenderer {
     this.boxes.setBoxes(frame.boxes);
     this.boxes.encode(encoder, cam, color, depth, cleared ? null : clear, this.profiler.span('markers'));
     if (this.scene) this.splats.encode(encoder, cam, { color, depth, clearColor: null });
+    if (this.rainStrength > 0) this.rain.encode(encoder, color, this.target.height, (performance.now() - this.started) / 1000, this.rainStrength, this.rainColor);
     const canvasView = canvasTexture.createView();
     this.present.encode(encoder, cam, this.target.color, canvasView, this.profiler.span('present'));
     if (frame.inset) this.inset.encode(encoder, frame.inset, canvasView, [canvasTexture.width, canvasTexture.height]);
@@ -183,6 +213,6 @@ export class DemoRenderer {
 
   /** Frees everything it made. */
   destroy(): void {
-    for (const r of [this.skinner, this.pedestrians, this.scene, this.splats, this.boxes, this.present, this.inset, this.target, this.profiler]) r?.destroy();
+    for (const r of [this.skinner, this.pedestrians, this.scene, this.splats, this.boxes, this.present, this.inset, this.rain, this.target, this.profiler]) r?.destroy();
   }
 }

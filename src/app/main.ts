@@ -9,7 +9,7 @@
  *
  * URL query options (for tests, the profiler and slow software renderers): `w`, `h` render size in
  * pixels; `maxSplats`, `viewDistance` (m) for the splat background; `suite`, `scenario`, `walkers`,
- * `seed`, `policy`, `camera`, `bodies` (0/1), `hour`. The hash `#episode=…` replays a recording.
+ * `seed`, `policy`, `camera`, `bodies` (0/1), `hour` (0–24), `weather` (clear, fog, rain). The hash `#episode=…` replays a recording.
  */
 import { GpuUnavailableError, acquireDevice, describeAdapter } from '../gpu/device';
 import type { Scenario } from '../sim/scenario';
@@ -22,7 +22,7 @@ import { isSogFileSet, loadSogFiles } from '../splats/load-source';
 import type { SplatCloud } from '../splats/splat-cloud';
 import { episodeActions, episodeFromHash, episodeToHash, type EpisodeFile } from './episode-file';
 import { drawMinimap, hudText, type HudStats } from './hud';
-import { timeOfDayLighting } from './lighting';
+import { clockHours, conditionsShading, type Weather } from '../world/conditions';
 import type { EpisodePolicy } from '../sim/episode-contracts';
 import type { OnnxPolicy } from '../policy/onnx-policy';
 import type { PolicyManifest } from '../policy/manifest';
@@ -58,7 +58,7 @@ let starting = 0;
 let ticking: Promise<unknown> = Promise.resolve();
 const stats: HudStats = { fps: 0, frameMs: 0, passes: null, splats: 0, splatsInView: 0, adapter: '', timestamps: false };
 
-for (const k of ['suite', 'policy', 'camera'] as const) if (q.has(k)) panel[k].value = q.get(k)!;
+for (const k of ['suite', 'policy', 'camera', 'weather'] as const) if (q.has(k)) panel[k].value = q.get(k)!;
 if (q.has('walkers')) panel.walkers.value = q.get('walkers')!;
 if (q.has('seed')) panel.seed.value = q.get('seed')!;
 if (q.has('bodies')) panel.bodies.checked = q.get('bodies') !== '0';
@@ -101,8 +101,9 @@ async function main(): Promise<void> {
   const renderer = await DemoRenderer.create(device, format, width, height);
   const applyLighting = () => {
     const h = Number(panel.hour.value);
-    panel.hourLabel.textContent = `${String(Math.floor(h)).padStart(2, '0')}:${String(Math.round((h % 1) * 60)).padStart(2, '0')}`;
-    renderer.setLighting(timeOfDayLighting(h));
+    const time = `${String(Math.floor(h)).padStart(2, '0')}:${String(Math.round((h % 1) * 60)).padStart(2, '0')}`;
+    panel.hourLabel.textContent = time;
+    renderer.setConditions(conditionsShading({ time, weather: panel.weather.value as Weather }));
   };
   applyLighting();
   const splatOptions = { maxSplats: num('maxSplats', 300_000), viewDistance: num('viewDistance', 45) };
@@ -137,6 +138,12 @@ async function main(): Promise<void> {
         await s.start();
         await renderer.prepare(s.crowd.count);
         await renderer.setSplats(s.splatUpdate(), scenario.id);
+        // A scenario's conditions set the view's time of day and weather (the robot camera has them already).
+        if (scenario.conditions) {
+          panel.hour.value = String(clockHours(scenario.conditions.time));
+          panel.weather.value = scenario.conditions.weather;
+          applyLighting();
+        }
       } catch (e) {
         if (policy instanceof CameraPolicy) policy.dispose();
         throw e;
@@ -173,6 +180,7 @@ async function main(): Promise<void> {
   panel.restart.onclick = guarded(startSelected);
   panel.walkers.onchange = guarded(startSelected);
   panel.hour.oninput = applyLighting;
+  panel.weather.onchange = applyLighting;
   panel.pause.onclick = () => { paused = !paused; panel.pause.textContent = paused ? 'Resume' : 'Pause'; };
   panel.replay.onclick = guarded(async () => { if (session) { const r = session.recording(); await start(r.scenario, r.seed, r); } });
   panel.saveEpisode.onclick = () => session && download(new Blob([JSON.stringify(session.recording())], { type: 'application/json' }), `${session.scenario.id.replace(/\W+/g, '_')}.episode.json`);

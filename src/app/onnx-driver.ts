@@ -80,6 +80,8 @@ export class CameraPolicy implements EpisodePolicy {
     this.camera = await RobotCamera.create(this.device, {
       world: episode.world.world, mount: this.onnx.camera, width: width * CAMERA_OVERSAMPLE, height: height * CAMERA_OVERSAMPLE,
       viewDistance: this.viewDistance, maxPedestrians: DEMO_CAMERA_PEDESTRIANS, seed: episode.seed,
+      // The scenario's time of day and weather, as the benchmark's camera sees them.
+      conditions: episode.scenario.conditions,
     });
     if (this.onnx.goal === 'image') {
       const route = episode.scenario.robot.route;

@@ -7,7 +7,7 @@
  */
 import { CAMERA_LAYOUT, packCameraUniform, type CameraModel } from '../gpu/camera';
 import { createKernelModule } from '../gpu/shader-loader';
-import type { SkyLighting } from './lighting';
+import type { SkyLighting } from '../world/lighting';
 
 /** Byte layout of WGSL `PresentParams` (64 bytes): zenith @0, exposure @12, horizon @16, groundHaze @32, tint @48. */
 export const PRESENT_PARAMS_LAYOUT = { size: 64, zenith: 0, exposure: 12, horizon: 16, groundHaze: 32, tint: 48 } as const;

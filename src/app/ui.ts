@@ -2,6 +2,7 @@
  * The demo's control panel: builds the DOM controls once and exposes them to main.ts. DOM only;
  * no simulation or GPU code.
  */
+import { WEATHERS } from '../world/conditions';
 import { BEHAVIOURS } from '../sim/scenario';
 import { CAMERA_MODES } from './cameras';
 import { POLICY_KINDS, POLICY_LABELS } from './policies';
@@ -21,6 +22,8 @@ export interface Panel {
   bodies: HTMLInputElement;
   hour: HTMLInputElement;
   hourLabel: HTMLSpanElement;
+  /** Weather of the main view (src/world/conditions.ts: WEATHERS). */
+  weather: HTMLSelectElement;
   speed: HTMLSelectElement;
   restart: HTMLButtonElement;
   pause: HTMLButtonElement;
@@ -82,8 +85,9 @@ export function buildPanel(root: HTMLElement): Panel {
     policyInfo: el('div', { id: 'policy-info', class: 'hint' }),
     camera: select(CAMERA_MODES, 'camera'),
     bodies: el('input', { id: 'bodies', type: 'checkbox' }),
-    hour: el('input', { id: 'hour', type: 'range', min: '5', max: '21', step: '0.25', value: '14' }),
+    hour: el('input', { id: 'hour', type: 'range', min: '0', max: '24', step: '0.25', value: '14' }),
     hourLabel: el('span', {}, '14:00'),
+    weather: select(WEATHERS, 'weather'),
     speed: select(['1', '2', '4', '0.5'], 'speed'),
     restart: el('button', { id: 'restart' }, 'Restart'),
     pause: el('button', { id: 'pause', class: 'secondary' }, 'Pause'),
@@ -116,6 +120,7 @@ export function buildPanel(root: HTMLElement): Panel {
     el('div', { class: 'hint' }, 'Orbit: drag to rotate, wheel to zoom. C cycles cameras.'),
     labelled('Skinned pedestrians ', p.bodies),
     hourRow,
+    labelled('Weather', p.weather),
     labelled('Sim speed', p.speed),
     el('h2', {}, 'Episode'),
     p.restart, p.pause, p.replay,

@@ -6,6 +6,7 @@
  */
 import { failuresPer100m, meanStd } from './metrics';
 import type { EpisodeRecord } from './results-log';
+import { conditionsLabel } from './condition-runs';
 
 export type Stat = { mean: number; std: number; n: number };
 
@@ -13,6 +14,8 @@ export type Stat = { mean: number; std: number; n: number };
 export interface SummaryRow {
   policy: string;
   suite: string;
+  /** The records' conditions (condition-runs.ts: conditionsLabel; `default` without). */
+  conditions: string;
   category: string;
   episodes: number;
   runs: number;
@@ -45,22 +48,29 @@ function per100m(rs: EpisodeRecord[], kinds: string[]): number {
   return failuresPer100m(n, rs.reduce((a, r) => a + r.distance, 0));
 }
 
-/** Summarises records by policy, suite and category (plus an "all" row per policy and suite). */
+/**
+ * Summarises records by policy, suite, conditions and category (plus an "all" row per policy, suite
+ * and conditions). Conditions keep the order in which they first appear in `records`.
+ */
 export function summarise(records: EpisodeRecord[]): SummaryRow[] {
   const groups = new Map<string, EpisodeRecord[]>();
+  const conditionOrder = new Map<string, number>();
   for (const r of records) {
+    const c = conditionsLabel(r.conditions);
+    if (!conditionOrder.has(c)) conditionOrder.set(c, conditionOrder.size);
     for (const cat of [r.category, 'all']) {
-      const key = `${r.policy}\u0000${r.suite}\u0000${cat}`;
+      const key = `${r.policy}\u0000${r.suite}\u0000${String(conditionOrder.get(c)).padStart(4, '0')}\u0000${c}\u0000${cat}`;
       groups.set(key, [...(groups.get(key) ?? []), r]);
     }
   }
   return [...groups.entries()]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([key, rs]) => {
-      const [policy, suite, category] = key.split('\u0000');
+      const [policy, suite, , conditions, category] = key.split('\u0000');
       return {
         policy,
         suite,
+        conditions,
         category,
         episodes: rs.length,
         runs: new Set(rs.map((r) => r.run)).size,
@@ -88,11 +98,15 @@ export function formatStat(s: Stat, digits = 2, percent = false): string {
   return s.n > 1 ? `${m} ± ${(s.std * k).toFixed(percent ? 1 : digits)}` : m;
 }
 
-/** A fixed-width text table of the summary for the terminal. */
+/** Whether the rows hold more than the default conditions (then tables show a conditions column). */
+export const hasConditions = (rows: readonly SummaryRow[]): boolean => rows.some((r) => r.conditions !== 'default');
+
+/** A fixed-width text table of the summary for the terminal (a conditions column when {@link hasConditions}). */
 export function summaryTable(rows: SummaryRow[]): string {
-  const header = ['policy', 'suite', 'category', 'eps', 'success %', 'route compl. %', 'fail/100m', 'coll/100m', 'lane/100m', 'freeze/100m', 'v̄ m/s', 'min ped m', 'on network %'];
+  const withConditions = hasConditions(rows);
+  const header = ['policy', 'suite', ...(withConditions ? ['conditions'] : []), 'category', 'eps', 'success %', 'route compl. %', 'fail/100m', 'coll/100m', 'lane/100m', 'freeze/100m', 'v̄ m/s', 'min ped m', 'on network %'];
   const body = rows.map((r) => [
-    r.policy, r.suite, r.category, String(r.episodes),
+    r.policy, r.suite, ...(withConditions ? [r.conditions] : []), r.category, String(r.episodes),
     formatStat(r.successRate, 1, true), formatStat(r.routeCompletion, 1, true),
     formatStat(r.failuresPer100m), formatStat(r.collisionsPer100m), formatStat(r.outOfLanePer100m), formatStat(r.freezingPer100m),
     formatStat(r.averageVelocity), formatStat(r.minPedestrianDistance), formatStat(r.networkAdherence, 1, true),
@@ -100,4 +114,33 @@ export function summaryTable(rows: SummaryRow[]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((row) => row[i].length)));
   const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i])).join('  ');
   return [line(header), widths.map((w) => '─'.repeat(w)).join('  '), ...body.map(line)].join('\n');
+}
+
+/**
+ * The matched-conditions comparison: one row per policy and suite (the "all" rows), one column per
+ * conditions label, each cell `success % / route completion %`; null when the rows hold one
+ * conditions label only.
+ */
+export function conditionsComparison(rows: SummaryRow[]): { header: string[]; body: string[][] } | null {
+  const all = rows.filter((r) => r.category === 'all');
+  const labels = [...new Set(all.map((r) => r.conditions))];
+  if (labels.length < 2) return null;
+  const keys = [...new Set(all.map((r) => `${r.policy}\u0000${r.suite}`))];
+  const body = keys.map((k) => {
+    const [policy, suite] = k.split('\u0000');
+    return [policy, suite, ...labels.map((c) => {
+      const r = all.find((x) => x.policy === policy && x.suite === suite && x.conditions === c);
+      return r ? `${formatStat(r.successRate, 1, true)} / ${formatStat(r.routeCompletion, 1, true)}` : '–';
+    })];
+  });
+  return { header: ['policy', 'suite', ...labels.map((c) => `${c}: success / RC %`)], body };
+}
+
+/** {@link conditionsComparison} as a fixed-width text table ('' when there is nothing to compare). */
+export function conditionsTable(rows: SummaryRow[]): string {
+  const t = conditionsComparison(rows);
+  if (!t) return '';
+  const widths = t.header.map((h, i) => Math.max(h.length, ...t.body.map((row) => row[i].length)));
+  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i])).join('  ');
+  return [line(t.header), widths.map((w) => '─'.repeat(w)).join('  '), ...t.body.map(line)].join('\n');
 }

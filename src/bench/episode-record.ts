@@ -3,6 +3,7 @@
  * keys that identify it. Browser-safe (no Node imports): the page builds records, Node writes them.
  */
 import type { FailureEvent } from '../robot/failure-monitor';
+import type { Conditions } from '../world/conditions';
 
 /** One finished episode (one scenario × one run seed × one policy). */
 export interface EpisodeRecord {
@@ -35,6 +36,11 @@ export interface EpisodeRecord {
    * crosswalk), [0, 1] (metrics.ts: networkAdherence). Absent in older files.
    */
   networkAdherence?: number;
+  /**
+   * The time of day and weather the robot camera saw (the scenario's `conditions`); absent when the
+   * scenario sets none (the default look: a clear afternoon) and in older files.
+   */
+  conditions?: Conditions;
   /** Robot trajectory subsampled for the report, [t, x, y] rows. */
   trajectory: [number, number, number][];
   /**

@@ -61,6 +61,14 @@ describe('runEpisode', () => {
     expect(r.timeToGoal!).toBeLessThan(16);
     expect(r.averageVelocity).toBeGreaterThan(0.8);
     expect(r.networkAdherence).toBe(1);
+    expect(r.conditions, 'no conditions field in the scenario: none in the record').toBeUndefined();
+  });
+
+  it('records the scenario\'s conditions (time of day, weather), defaults filled in', async () => {
+    const r = await runEpisode(scenario({ conditions: { weather: 'fog' } } as never), 0, 1, env(new ExpertPolicy(DELIVERY_ROBOT)));
+    expect(r.conditions).toEqual({ time: '13:00', weather: 'fog' });
+    expect(() => scenario({ conditions: { time: '7:30' } } as never)).toThrow(/expected a time HH:MM/);
+    expect(() => scenario({ conditions: { weather: 'snow' } } as never)).toThrow(/clear.*fog.*rain/);
   });
 
   it('the expert passes a pedestrian standing in its path without a collision', async () => {

@@ -206,6 +206,7 @@ export class EpisodeRun {
       timeWithinPersonal: social.timeWithinPersonal,
       pathIrregularity: pathIrregularity(traj, scenario.robot.route),
       networkAdherence: round(networkAdherence(traj, this.onNetwork)),
+      ...(scenario.conditions ? { conditions: { ...scenario.conditions } } : {}),
       trajectory: rows.map((k) => [round(traj.t[k]), round(traj.x[k]), round(traj.y[k])] as [number, number, number]),
       ...(pedestrians > 0 ? { pedestrianPaths: Array.from({ length: pedestrians }, (_, p) => rows.map((k) => [round(this.peds[k][p][0]), round(this.peds[k][p][1])] as [number, number])) } : {}),
     };

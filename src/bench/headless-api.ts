@@ -191,7 +191,7 @@ class SlotCameras {
   }
 
   async load(slot: number, start: { job: BenchJob; world: ScenarioWorld; pedestrians: PedestrianSlotView }): Promise<void> {
-    await this.cameras.load(slot, start.world.world, start.job.seed, await jobBackground(this.session, this.cameras, start.job, start.world));
+    await this.cameras.load(slot, start.world.world, start.job.seed, await jobBackground(this.session, this.cameras, start.job, start.world), start.job.scenario.conditions);
     this.pedestrians[slot] = start.pedestrians;
     this.first[slot] = true;
   }

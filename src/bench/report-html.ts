@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { formatStat, summarise, type SummaryRow } from './aggregate';
+import { conditionsComparison, formatStat, hasConditions, summarise, type SummaryRow } from './aggregate';
 import type { EpisodeRecord } from './results-log';
 import type { Vec2 } from '../core/geometry2d';
 
@@ -36,10 +36,10 @@ export interface ReportStrip {
 
 const esc = (s: string) => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
 
-function table(rows: SummaryRow[]): string {
-  const head = ['policy', 'suite', 'category', 'episodes', 'success %', 'route completion %', 'failures/100 m', 'collisions/100 m', 'out-of-lane/100 m', 'freezing/100 m', 'avg velocity m/s', 'time to goal s', 'min ped. distance m', 'time within 1.2 m s', 'path irregularity rad/m', 'network adherence %'];
+function table(rows: SummaryRow[], withConditions: boolean): string {
+  const head = ['policy', 'suite', ...(withConditions ? ['conditions'] : []), 'category', 'episodes', 'success %', 'route completion %', 'failures/100 m', 'collisions/100 m', 'out-of-lane/100 m', 'freezing/100 m', 'avg velocity m/s', 'time to goal s', 'min ped. distance m', 'time within 1.2 m s', 'path irregularity rad/m', 'network adherence %'];
   const cells = (r: SummaryRow) => [
-    r.policy, r.suite, r.category, String(r.episodes), formatStat(r.successRate, 1, true), formatStat(r.routeCompletion, 1, true),
+    r.policy, r.suite, ...(withConditions ? [r.conditions] : []), r.category, String(r.episodes), formatStat(r.successRate, 1, true), formatStat(r.routeCompletion, 1, true),
     formatStat(r.failuresPer100m), formatStat(r.collisionsPer100m), formatStat(r.outOfLanePer100m), formatStat(r.freezingPer100m),
     formatStat(r.averageVelocity), formatStat(r.timeToGoal, 1), formatStat(r.minPedestrianDistance), formatStat(r.timeWithinPersonal, 1), formatStat(r.pathIrregularity, 3), formatStat(r.networkAdherence, 1, true),
   ];
@@ -120,7 +120,15 @@ export function buildReport(input: ReportInput): string {
     }
   }
   const failed = input.records.filter((r) => !r.success);
-  const sections = suites.map((s) => `<h2>${esc(s)}</h2>${table(rows.filter((r) => r.suite === s))}`).join('');
+  const withConditions = hasConditions(rows);
+  const comparison = conditionsComparison(rows);
+  // Matched condition runs: the same scenarios and seeds under each condition, side by side.
+  const comparisonTable = comparison
+    ? `<h2>Conditions side by side</h2><table><thead><tr>${comparison.header.map((h) => `<th>${esc(h)}</th>`).join('')}</tr></thead><tbody>${comparison.body
+      .map((row) => `<tr>${row.map((c) => `<td>${esc(c)}</td>`).join('')}</tr>`)
+      .join('')}</tbody></table>`
+    : '';
+  const sections = comparisonTable + suites.map((s) => `<h2>${esc(s)}</h2>${table(rows.filter((r) => r.suite === s), withConditions)}`).join('');
   const chartDivs = charts.map((c) => `<div class="chart"><canvas id="${c.id}"></canvas></div>`).join('');
   const failures = failed
     .map((r) => {

@@ -2,18 +2,12 @@ import { mkdtempSync, writeFileSync, appendFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { episodeRecord } from '../../test/episode-records';
 import { summarise, formatStat } from './aggregate';
-import { appendResult, mergeResults, parseShard, readResults, shardFromEnvironment, type EpisodeRecord } from './results-log';
+import { appendResult, mergeResults, parseShard, readResults, shardFromEnvironment } from './results-log';
 import { parseScenarios } from '../sim/scenario';
 
-function record(over: Partial<EpisodeRecord>): EpisodeRecord {
-  return {
-    scenarioId: 's', suite: 'unit', category: 'straight', policy: 'expert', run: 0, seed: 1, success: true, end: 'goal',
-    routeLength: 15, routeCompletion: 1, duration: 12, distance: 15, averageVelocity: 1.25, timeToGoal: 12, failures: [],
-    minPedestrianDistance: null, timeWithinIntimate: 0, timeWithinPersonal: 0, pathIrregularity: 0, trajectory: [],
-    ...over,
-  };
-}
+const record = episodeRecord;
 
 describe('results log', () => {
   it('appends lines, reads them back, and ignores a truncated last line', () => {

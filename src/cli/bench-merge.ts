@@ -6,7 +6,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Command } from 'commander';
-import { summarise, summaryTable } from '../bench/aggregate';
+import { conditionsTable, summarise, summaryTable } from '../bench/aggregate';
 import { buildReport } from '../bench/report-html';
 import { copyStrips, readStrip } from '../bench/strip-files';
 import { mergeResults, readResults } from '../bench/results-log';
@@ -53,6 +53,8 @@ runCli(async () => {
   writeFileSync(join(out, 'episodes.jsonl'), records.map((r) => JSON.stringify(r)).join('\n') + (records.length ? '\n' : ''));
   const rows = summarise(records);
   console.log(`${records.length} episodes from ${sets.length} directories\n\n${summaryTable(rows)}\n`);
+  const comparison = conditionsTable(rows);
+  if (comparison) console.log(`Conditions side by side (same scenarios, same seeds):\n${comparison}\n`);
   const setup = { suite: same('suite'), policies: same('policies'), seeds: same('seeds'), crowd: same('crowd'), adapter: same('adapter'), shards: shards.length ? shards : undefined };
   writeFileSync(join(out, 'summary.json'), JSON.stringify({ merged: program.args, ...setup, rows }, null, 2));
   copyStrips(program.args, out);

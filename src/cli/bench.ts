@@ -14,7 +14,8 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Command, Option } from 'commander';
-import { summarise, summaryTable } from '../bench/aggregate';
+import { conditionsTable, summarise, summaryTable } from '../bench/aggregate';
+import { conditionVariants, parseConditionNames } from '../bench/condition-runs';
 import { BenchProgress } from '../bench/progress';
 import { buildReport } from '../bench/report-html';
 import { episodeBackdrop } from '../bench/backdrop';
@@ -97,6 +98,7 @@ const program = new Command('bench')
   .option('--policy <policy...>', 'expert, onnx:MODEL.onnx (manifest MODEL.json beside it), remote (relay on any free port) or ws://127.0.0.1:PORT; repeatable', ['expert', 'onnx:assets/policies/bc-gnm-v3/model.onnx'])
   .option('--envs <B>', 'environments per policy stepped in lockstep: each control step renders the B robot cameras in one GPU submission and runs the policy once for all B', positiveInt(64), 1)
   .addOption(new Option('--crowd <backend>', 'pedestrian simulation: gpu (WGSL behaviours + ORCA, float32) or cpu (TypeScript reference, float64, identical on every machine)').choices(['gpu', 'cpu']).default('gpu'))
+  .option('--conditions <names>', 'matched condition runs: every scenario with the same seeds under each of these comma-separated conditions (day, dusk, night, fog, rain; ids get @NAME), compared side by side')
   .option('--seeds <N>', 'runs per scenario with different seeds (default 5; smoke: 1)', positiveInt(100))
   .option('--shard <i/n|auto>', 'run only shard i of n (merge with npm run bench:merge); auto: from a Slurm job array or a Kubernetes Indexed Job')
   .option('--shards <n>', 'with --shard auto: the shard count (needed for a Kubernetes Indexed Job; overrides SLURM_ARRAY_TASK_COUNT)', positiveInt(100_000))
@@ -109,9 +111,11 @@ const program = new Command('bench')
 
 runCli(async () => {
   program.parse();
-  const o = program.opts<{ suite: string; policy: string[]; envs: number; crowd: 'gpu' | 'cpu'; seeds?: number; shard?: string; shards?: number; out?: string; fresh?: boolean; headed?: boolean; gpu?: boolean; remoteWait: number; stats?: boolean }>();
+  const o = program.opts<{ suite: string; policy: string[]; envs: number; crowd: 'gpu' | 'cpu'; seeds?: number; shard?: string; shards?: number; out?: string; fresh?: boolean; headed?: boolean; gpu?: boolean; remoteWait: number; stats?: boolean; conditions?: string }>();
   const policies = o.policy.map(parsePolicy);
-  const scenarios = loadSuite(o.suite);
+  const conditionNames = o.conditions === undefined ? null : parseConditionNames(o.conditions);
+  const suiteScenarios = loadSuite(o.suite);
+  const scenarios = conditionNames ? conditionVariants(suiteScenarios, conditionNames) : suiteScenarios;
   const seeds = o.seeds ?? (o.suite === 'smoke' ? 1 : 5);
   const shard = o.shard === 'auto' ? shardFromEnvironment(process.env, o.shards) : o.shard ? parseShard(o.shard) : { index: 1, count: 1 };
   const suiteName = (NAMED_SUITES as readonly string[]).includes(o.suite) || o.suite === 'all' ? o.suite : 'custom';
@@ -172,13 +176,15 @@ runCli(async () => {
   const records = readResults(log).filter((r) => mine.some((j) => j.scenario.id === r.scenarioId));
   const rows = summarise(records);
   console.log(`\n${summaryTable(rows)}\n`);
-  writeFileSync(join(outDir, 'summary.json'), JSON.stringify({ suite: o.suite, policies, seeds, shard, crowd: o.crowd, adapter, rows }, null, 2));
+  const comparison = conditionsTable(rows);
+  if (comparison) console.log(`Conditions side by side (same scenarios, same seeds):\n${comparison}\n`);
+  writeFileSync(join(outDir, 'summary.json'), JSON.stringify({ suite: o.suite, policies, seeds, shard, crowd: o.crowd, ...(conditionNames ? { conditions: conditionNames } : {}), adapter, rows }, null, 2));
   const byId = new Map(scenarios.map((s) => [s.id, s]));
   writeFileSync(
     join(outDir, 'report.html'),
     buildReport({
       title: `Curbside benchmark: ${o.suite}`,
-      meta: [`policies: ${policies.join(', ')}`, `seeds: ${seeds}`, `crowd: ${o.crowd}`, `WebGPU adapter: ${adapter}`, `generated ${new Date().toISOString()}`],
+      meta: [`policies: ${policies.join(', ')}`, `seeds: ${seeds}`, `crowd: ${o.crowd}`, ...(conditionNames ? [`conditions: ${conditionNames.join(', ')}`] : []), `WebGPU adapter: ${adapter}`, `generated ${new Date().toISOString()}`],
       records,
       backdrop: (r) => {
         const s = byId.get(r.scenarioId);

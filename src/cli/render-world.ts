@@ -10,6 +10,7 @@ import { withHarness } from '../tools/browser-harness';
 import { CliError } from '../core/user-error';
 import type { Vec3 } from '../gpu/camera';
 import { parseSceneFile } from '../world/bake/scene-file';
+import type { Conditions } from '../world/conditions';
 
 /** Options of {@link renderWorldCli} (the parsed command line). */
 export interface WorldCliOptions {
@@ -20,6 +21,8 @@ export interface WorldCliOptions {
   viewDistance?: number;
   /** With a procedural world: walking pedestrians drawn on the sidewalks in view. */
   pedestrians?: number;
+  /** With a procedural world's view: time of day and weather (the robot camera's look). */
+  conditions?: Conditions;
   out: string;
   width: number;
   height: number;
@@ -50,6 +53,7 @@ export async function renderWorldCli(o: WorldCliOptions): Promise<void> {
   const isScene = /\.json$/i.test(o.world);
   const seed = Number(o.world);
   if (!isScene && !Number.isInteger(seed)) throw new CliError(`--world ${o.world}: expected an integer seed or a scene file ending in .json`);
+  if (o.conditions && (isScene || o.map)) throw new CliError(`--time and --weather apply to views of a procedural world (--world SEED), not to ${o.map ? '--map' : 'scene files'}`);
   let sceneText = '';
   let capturePath = '';
   if (isScene) {
@@ -77,7 +81,7 @@ export async function renderWorldCli(o: WorldCliOptions): Promise<void> {
       const file = await h.serveFile(capturePath);
       return { kind: 'view' as const, r: await h.call('renderSceneView', { sceneText, sceneName: o.world, captureUrl: file.url, captureName: file.name, ...cam }) };
     }
-    return { kind: 'view' as const, r: await h.call('renderWorldView', { seed, worldSize: o.worldSize, viewDistance: o.viewDistance, pedestrians: o.pedestrians, ...cam }) };
+    return { kind: 'view' as const, r: await h.call('renderWorldView', { seed, worldSize: o.worldSize, viewDistance: o.viewDistance, pedestrians: o.pedestrians, conditions: o.conditions, ...cam }) };
   });
   await writePng(o.out, result.r.width, result.r.height, result.r.rgbaBase64);
   const secs = ((performance.now() - started) / 1000).toFixed(1);
@@ -87,8 +91,9 @@ export async function renderWorldCli(o: WorldCliOptions): Promise<void> {
   }
   const r = result.r;
   const c = r.camera;
+  const when = o.conditions ? `${o.conditions.time} ${o.conditions.weather}, ` : '';
   console.log(
-    `${o.out}: ${r.width}×${r.height}, ${r.splatCount.toLocaleString('en')} splats in ${r.chunkCount}/${r.totalChunks} chunks, ` +
+    `${o.out}: ${when}${r.width}×${r.height}, ${r.splatCount.toLocaleString('en')} splats in ${r.chunkCount}/${r.totalChunks} chunks, ` +
       `eye ${c.eye.map((v) => v.toFixed(2)).join(',')} target ${c.target.map((v) => v.toFixed(2)).join(',')}, ` +
       `bake ${(r.bakeMs / 1000).toFixed(1)} s, render ${(r.renderMs / 1000).toFixed(1)} s, ${r.adapter}, ${secs} s total`,
   );

@@ -2,8 +2,9 @@
  * `npm run render -- --scene FILE --out OUT.png [options]`: renders one frame of a splat file in
  * headless Chromium (WebGPU) and writes a PNG. `--world SEED|SCENE.json` renders a view of a
  * procedural world (baked chunks in view, default camera on a sidewalk at robot height) or of a
- * scanned-scene file; with `--map`, the world's top-down map instead. Bad input exits 1 with a
- * one-line error.
+ * scanned-scene file; with `--map`, the world's top-down map instead; `--time HH:MM` and `--weather`
+ * draw a procedural world's view under those conditions (src/world/conditions.ts). Bad input exits 1
+ * with a one-line error.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
@@ -17,6 +18,7 @@ import { DEFAULT_LOD_PIXEL_FRACTION } from '../splats/splat-lod';
 import { SPATIAL_CELLS_MIN_SPLATS } from '../splats/splat-scene-buffers';
 import { nonNegative, numberBetween, parseVec3, positiveInt } from './parse';
 import { renderWorldCli, type WorldCliOptions } from './render-world';
+import { clockHours, DEFAULT_CONDITIONS, WEATHERS, type Weather } from '../world/conditions';
 
 const program = new Command('render')
   .description('Render one frame of a Gaussian-splat capture (.ply, compressed .ply, .splat, .spz, glTF .glb / .gltf with KHR_gaussian_splatting, SOG .sog / meta.json / folder of SOG tiles) to a PNG.')
@@ -25,6 +27,8 @@ const program = new Command('render')
   .option('--map', 'with --world: render the top-down map instead of a view')
   .option('--pedestrians <n>', 'with --world SEED: draw N walking pedestrians on the sidewalks in view', positiveInt(1000))
   .option('--world-size <m>', 'with --world SEED: world side length in metres (150–2000)', positiveInt(2000))
+  .option('--time <HH:MM>', 'with --world SEED: time of day (00:00–24:00; default 13:00 when --weather is given)')
+  .option('--weather <clear|fog|rain>', `with --world SEED: weather (${WEATHERS.join(', ')}; default clear when --time is given)`)
   .option('--view-distance <m>', 'with --world SEED: chunks farther than this are not drawn (metres)', numberBetween(0, 5000))
   .requiredOption('--out <png>', 'output PNG path')
   .option('--width <px>', 'image width in pixels', positiveInt(8192), 320)
@@ -40,14 +44,26 @@ const program = new Command('render')
 
 runCli(async () => {
   program.parse();
-  const o = program.opts<{ scene?: string; world?: string; map?: boolean; pedestrians?: number; worldSize?: number; viewDistance?: number; out: string; width: number; height: number; eye?: [number, number, number]; target?: [number, number, number]; up?: [number, number, number]; fovY?: number; minAlphaMass?: number; lod?: number; headed?: boolean; gpu?: boolean }>();
+  const o = program.opts<{ scene?: string; world?: string; map?: boolean; pedestrians?: number; worldSize?: number; viewDistance?: number; out: string; width: number; height: number; eye?: [number, number, number]; target?: [number, number, number]; up?: [number, number, number]; fovY?: number; minAlphaMass?: number; lod?: number; headed?: boolean; gpu?: boolean; time?: string; weather?: string }>();
   if (!o.out.toLowerCase().endsWith('.png')) throw new CliError(`--out ${o.out}: the output must be a .png file`);
+  if (o.time !== undefined) {
+    try {
+      clockHours(o.time);
+    } catch (e) {
+      throw new CliError(`--time ${(e as Error).message}`);
+    }
+  }
+  if (o.weather !== undefined && !(WEATHERS as readonly string[]).includes(o.weather)) throw new CliError(`--weather ${o.weather}: expected one of ${WEATHERS.join(', ')}`);
+  const conditions = o.time !== undefined || o.weather !== undefined
+    ? { time: o.time ?? DEFAULT_CONDITIONS.time, weather: (o.weather ?? DEFAULT_CONDITIONS.weather) as Weather }
+    : undefined;
   if (o.world !== undefined) {
     if (o.scene) throw new CliError('--scene and --world: give one of them');
     if (o.minAlphaMass !== undefined) throw new CliError('--min-alpha-mass applies to --scene captures only');
     if (o.lod) throw new CliError('--lod applies to --scene captures only');
-    return renderWorldCli(o as WorldCliOptions);
+    return renderWorldCli({ ...o, conditions } as WorldCliOptions);
   }
+  if (conditions) throw new CliError('--time and --weather apply to views of a procedural world (--world SEED)');
   if (!o.scene) throw new CliError("required option '--scene <file>' (or '--world <seed|scene.json>') not specified");
   if (o.map) throw new CliError('--map needs --world SEED|SCENE.json');
   const scene = o.scene;

@@ -26,6 +26,7 @@ import humansShape from '../../shaders/humans/shape.wgsl?raw';
 import humansSkin from '../../shaders/humans/skin.wgsl?raw';
 import humansSkinningTypes from '../../shaders/humans/skinning-types.wgsl?raw';
 import policyObservation from '../../shaders/policy/observation.wgsl?raw';
+import sensorsRain from '../../shaders/sensors/rain.wgsl?raw';
 import splatsCorners from '../../shaders/splats/corners.wgsl?raw';
 import splatsPreprocess from '../../shaders/splats/preprocess.wgsl?raw';
 import splatsRender from '../../shaders/splats/render.wgsl?raw';
@@ -55,6 +56,7 @@ export const WGSL_SOURCES: Readonly<Record<string, string>> = {
   'humans/skin.wgsl': humansSkin,
   'humans/skinning-types.wgsl': humansSkinningTypes,
   'policy/observation.wgsl': policyObservation,
+  'sensors/rain.wgsl': sensorsRain,
   'splats/corners.wgsl': splatsCorners,
   'splats/preprocess.wgsl': splatsPreprocess,
   'splats/render.wgsl': splatsRender,
@@ -77,6 +79,7 @@ export const KERNEL_PRELUDES = {
   'humans/shape.wgsl': ['humans/skinning-types.wgsl'],
   'humans/skin.wgsl': ['humans/skinning-types.wgsl'],
   'policy/observation.wgsl': [],
+  'sensors/rain.wgsl': [],
   'splats/corners.wgsl': ['common/camera.wgsl', 'splats/splat-types.wgsl'],
   'splats/preprocess.wgsl': ['common/camera.wgsl', 'splats/splat-types.wgsl'],
   'splats/render.wgsl': [],

@@ -52,9 +52,9 @@ export const PEDESTRIAN_INSTANCE_LAYOUT = {
   lowerColor: 48, longSleeves: 60, hairColor: 64, hairLength: 76, stripeColor: 80, shoeShade: 92,
 } as const;
 
-/** Byte offsets of WGSL `PedestrianLighting` (64 bytes). */
+/** Byte offsets of WGSL `PedestrianLighting` (80 bytes). */
 export const PEDESTRIAN_LIGHTING_LAYOUT = {
-  size: 64, sunDirection: 0, exposure: 12, sunColor: 16, wrap: 28, skyColor: 32, pad0: 44, groundColor: 48, pad1: 60,
+  size: 80, sunDirection: 0, exposure: 12, sunColor: 16, wrap: 28, skyColor: 32, pad0: 44, groundColor: 48, pad1: 60, fogColor: 64, fogDensity: 76,
 } as const;
 
 /** Sun and sky, in the world frame; colours linear. The city passes its own to match its splats. */
@@ -68,6 +68,11 @@ export interface PedestrianLighting {
   exposure: number;
   /** Wrap-lighting factor, [0, 1] (0 = Lambert). */
   wrap: number;
+  /**
+   * Fog: the output (display RGB) blends towards `color` by exp(−density · distance from the eye),
+   * as the splats do (src/splats/splat-shading.ts). Default none.
+   */
+  fog?: { color: Rgb; density: number };
 }
 
 /** A clear afternoon: sun 40° high from the south-west, bluish sky, grey ground bounce. */
@@ -92,6 +97,11 @@ export function packPedestrianLighting(l: PedestrianLighting): Float32Array<Arra
   out[7] = l.wrap;
   out.set(l.skyColor, 8);
   out.set(l.groundColor, 12);
+  if (l.fog) {
+    if (!(Number.isFinite(l.fog.density) && l.fog.density >= 0)) throw new Error(`packPedestrianLighting: fog density ${l.fog.density} is not finite and ≥ 0 (1/m)`);
+    out.set(l.fog.color, PEDESTRIAN_LIGHTING_LAYOUT.fogColor / 4);
+    out[PEDESTRIAN_LIGHTING_LAYOUT.fogDensity / 4] = l.fog.density;
+  }
   return out;
 }
 

@@ -11,9 +11,10 @@ import { ChunkedWorld } from '../world/bake/chunks';
 import type { World } from '../world/world';
 import { RobotCamera, type PedestrianView, type RobotCameraOptions } from './robot-camera';
 import type { RobotState } from '../robot/unicycle';
+import type { Conditions } from '../world/conditions';
 
 /** Camera options shared by the slots (the world, background and seed are per episode). */
-export type CameraBatchOptions = Omit<RobotCameraOptions, 'world' | 'background' | 'seed'>;
+export type CameraBatchOptions = Omit<RobotCameraOptions, 'world' | 'background' | 'seed' | 'conditions'>;
 
 /** What one slot's camera draws this step. */
 export interface CameraSlotView {
@@ -51,17 +52,21 @@ export class CameraBatch {
   /**
    * Starts an episode in `slot`: its camera moves to `world` with `background` (default: the
    * world's baked chunks, shared between slots) and reseeds its pedestrians' looks and gaits from
-   * the episode `seed`, so the frames depend only on the episode, not on the slot's history.
+   * the episode `seed`, so the frames depend only on the episode, not on the slot's history. The
+   * episode's `conditions` (time of day, weather; default none: the default look) shade its views.
+   *
+   * @throws RangeError for a bad slot or bad conditions.
    */
-  async load(slot: number, world: World, seed: number, background?: SplatBackground): Promise<void> {
+  async load(slot: number, world: World, seed: number, background?: SplatBackground, conditions?: Conditions): Promise<void> {
     this.check(slot);
     const bg = background ?? this.bakedView(world);
     const camera = this.cameras[slot];
     if (!camera) {
-      this.cameras[slot] = await RobotCamera.create(this.device, { ...this.options, world, background: bg, seed });
+      this.cameras[slot] = await RobotCamera.create(this.device, { ...this.options, world, background: bg, seed, conditions });
     } else {
       camera.setWorld(world, bg);
       camera.resetPedestrians(seed);
+      camera.setConditions(conditions);
     }
   }
 

@@ -17,6 +17,7 @@ import { ChunkedWorld, DEFAULT_CHUNK_SIZE, DEFAULT_VIEW_DISTANCE } from '../worl
 import { defaultWorldCamera } from '../world/bake/default-camera';
 import { loadScene, parseSceneFile, sceneCamera, sceneWorld } from '../world/bake/scene-file';
 import { compositeSky } from '../world/bake/sky';
+import type { Conditions } from '../world/conditions';
 
 /** Camera overrides shared by the view requests (world frame, Z up, metres, degrees). */
 export interface ViewCameraRequest {
@@ -39,6 +40,8 @@ export interface WorldViewRequest extends ViewCameraRequest {
   viewDistance?: number;
   /** Walking pedestrians placed on sidewalks in view (drawn by the robot camera). */
   pedestrians?: number;
+  /** Time of day and weather (drawn by the robot camera, as in an episode); default: the default look. */
+  conditions?: Conditions;
 }
 
 /** A rendered view and what it cost. */
@@ -78,11 +81,11 @@ async function renderCloud(cloud: SplatCloud, camera: PinholeCamera, name: strin
  *
  * @throws RangeError on a bad seed, world size or chunk size; Error on a bad camera; SplatMemoryError when the view does not fit the adapter.
  */
-async function renderWithPedestrians(world: World, camera: PinholeCamera, count: number, viewDistance: number): Promise<{ pixels: Float32Array; adapter: string; ms: number }> {
+async function renderWithPedestrians(world: World, camera: PinholeCamera, count: number, viewDistance: number, conditions?: Conditions): Promise<{ pixels: Float32Array; adapter: string; ms: number }> {
   const t0 = performance.now();
   const acquired = await acquireDevice({ optionalFeatures: ['timestamp-query'] });
   try {
-    const r = await raceDeviceLoss(acquired, renderStreetView(acquired.device, world, camera, count, world.seed, viewDistance));
+    const r = await raceDeviceLoss(acquired, renderStreetView(acquired.device, world, camera, count, world.seed, viewDistance, conditions));
     return { pixels: r.pixels, adapter: describeAdapter(acquired), ms: performance.now() - t0 };
   } finally {
     acquired.device.destroy();
@@ -97,7 +100,10 @@ export async function renderWorldView(req: WorldViewRequest): Promise<WorldViewR
   const view = chunked.view(camera, { viewDistance: req.viewDistance ?? DEFAULT_VIEW_DISTANCE });
   if (view.cloud.count === 0) throw new Error(`world ${world.seed}: no chunk is visible from eye ${camera.eye.join(',')}`);
   const bakeMs = performance.now() - t0;
-  const r = req.pedestrians ? await renderWithPedestrians(world, camera, req.pedestrians, req.viewDistance ?? DEFAULT_VIEW_DISTANCE) : await renderCloud(view.cloud, camera, `world ${world.seed}`);
+  // Pedestrians and conditions are the robot camera's (as in an episode); the bare city gets the sky gradient.
+  const r = req.pedestrians || req.conditions
+    ? await renderWithPedestrians(world, camera, req.pedestrians ?? 0, req.viewDistance ?? DEFAULT_VIEW_DISTANCE, req.conditions)
+    : await renderCloud(view.cloud, camera, `world ${world.seed}`);
   return {
     width: req.width, height: req.height, rgbaBase64: toBase64(toRgba8(r.pixels)), adapter: r.adapter, splatCount: view.cloud.count,
     chunkCount: view.ids.length, totalChunks: chunked.grid.nx * chunked.grid.ny, camera, bakeMs, renderMs: r.ms,

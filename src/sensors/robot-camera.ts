@@ -8,6 +8,11 @@
  * degrees (positive looks down); vertical field of view, degrees. The camera sits over the robot's
  * base looking along its heading (robot frame x forward, world Z up).
  *
+ * Conditions (time of day, fog, rain; src/world/conditions.ts) shade the splats and pedestrians, set
+ * the sky behind them and, in rain, blend falling streaks over the frame (rain-streaks.ts). Without
+ * conditions the camera draws the look of earlier versions (neutral splats, a fixed afternoon sun on
+ * the pedestrians, {@link SKY_CLEAR}), which the trained baselines were trained on.
+ *
  * The background splats come from a {@link SplatBackground} (default: the world's baked chunks).
  * {@link RobotCamera.encode} records a view into the caller's command encoder, so several cameras
  * (B environments, see camera-batch.ts) render in one submission; each camera owns its uniforms,
@@ -33,6 +38,10 @@ import { groundHeight } from '../world/queries';
 import type { World } from '../world/world';
 import type { RobotState } from '../robot/unicycle';
 import type { PedestrianGesture } from '../sim/episode-contracts';
+import { conditionsShading, type Conditions, type ConditionsShading } from '../world/conditions';
+import { DEFAULT_PEDESTRIAN_LIGHTING } from '../humans/pedestrian-appearance';
+import { NEUTRAL_SPLAT_SHADING } from '../splats/splat-shading';
+import { RainPass } from './rain-streaks';
 
 /** Where the camera is on the robot. */
 export interface CameraMount {
@@ -64,6 +73,8 @@ export interface RobotCameraOptions {
   body?: BodyModel;
   /** Background splats (default `new ChunkedWorld(world)`); e.g. a scanned scene placed in the world frame. */
   background?: SplatBackground;
+  /** Time of day and weather (default none: the look of earlier versions, see the module comment). */
+  conditions?: Conditions;
 }
 
 /** Sky tint behind the splats (linear RGB). */
@@ -77,13 +88,20 @@ export class RobotCamera {
   private readonly poses: Float32Array;
   private readonly placements: PedestrianPlacement[] = [];
   private readonly skeleton: MotionSkeleton;
+  private shading: ConditionsShading | null = null;
+  private clearColor: GPUColor = SKY_CLEAR;
+  /** Rain streaks' colour: the sky's, lightened (bright by day, dim at night). */
+  private rainColor: [number, number, number] = [1, 1, 1];
+  /** Seconds of view time since the last {@link resetPedestrians} (the rain's time). */
+  private elapsed = 0;
 
   private constructor(
     private readonly device: GPUDevice,
-    private readonly options: Required<Omit<RobotCameraOptions, 'body' | 'background'>> & { body: BodyModel; background: SplatBackground },
+    private readonly options: Required<Omit<RobotCameraOptions, 'body' | 'background' | 'conditions'>> & { body: BodyModel; background: SplatBackground },
     private readonly splats: SplatRenderer,
     private readonly skinner: PedestrianSkinner,
     private readonly pass: PedestrianPass,
+    private readonly rain: RainPass,
   ) {
     this.target = new OffscreenTarget(device, options.width, options.height);
     this.poses = new Float32Array(options.maxPedestrians * POSE_FLOATS);
@@ -92,12 +110,34 @@ export class RobotCamera {
 
   static async create(device: GPUDevice, opts: RobotCameraOptions): Promise<RobotCamera> {
     const options = { viewDistance: 30, maxPedestrians: 16, seed: 1, ...opts, body: opts.body ?? createProceduralBody(), background: opts.background ?? new ChunkedWorld(opts.world) };
-    const [splats, skinner, pass] = await Promise.all([
+    const [splats, skinner, pass, rain] = await Promise.all([
       SplatRenderer.create(device, { colorFormat: OFFSCREEN_COLOR_FORMAT, depthFormat: OFFSCREEN_DEPTH_FORMAT }),
       PedestrianSkinner.create(device, options.body, options.maxPedestrians, 'RobotCamera.skinner'),
       PedestrianPass.create(device, { colorFormat: OFFSCREEN_COLOR_FORMAT, depthFormat: OFFSCREEN_DEPTH_FORMAT, model: options.body, capacity: options.maxPedestrians }),
+      RainPass.create(device, OFFSCREEN_COLOR_FORMAT),
     ]);
-    return new RobotCamera(device, options, splats, skinner, pass);
+    const camera = new RobotCamera(device, options, splats, skinner, pass, rain);
+    camera.setConditions(opts.conditions);
+    return camera;
+  }
+
+  /**
+   * Sets the time of day and weather of the next views (undefined: the look of earlier versions).
+   *
+   * @throws RangeError for a bad time or weather (conditions.ts: conditionsShading).
+   */
+  setConditions(conditions: Conditions | undefined): void {
+    this.shading = conditions ? conditionsShading(conditions) : null;
+    this.splats.shading = this.shading?.splats ?? NEUTRAL_SPLAT_SHADING;
+    this.pass.setLighting(this.shading?.pedestrians ?? DEFAULT_PEDESTRIAN_LIGHTING);
+    const sky = this.shading?.sky;
+    this.clearColor = sky ? { r: sky[0], g: sky[1], b: sky[2], a: 1 } : SKY_CLEAR;
+    if (sky) this.rainColor = [0, 1, 2].map((k) => Math.min(1, 0.35 + 0.9 * sky[k])) as [number, number, number];
+  }
+
+  /** The conditions of the next views (undefined: none set). */
+  get conditions(): Conditions | undefined {
+    return this.shading?.conditions;
   }
 
   /** The world the camera is in (ground heights). */
@@ -118,6 +158,7 @@ export class RobotCamera {
    */
   resetPedestrians(seed: number): void {
     this.options.seed = seed;
+    this.elapsed = 0;
     this.motions.length = 0;
     this.appearances.length = 0;
   }
@@ -174,6 +215,7 @@ export class RobotCamera {
     }
     const n = Math.min(pedestrians.length, this.options.maxPedestrians);
     const { world, seed } = this.options;
+    this.elapsed += dt;
     for (let i = 0; i < n; i++) {
       const p = pedestrians[i];
       if (!this.motions[i]) {
@@ -196,8 +238,10 @@ export class RobotCamera {
       this.pass.setInstances(this.placements.slice(0, n), this.appearances.slice(0, n));
       this.skinner.encode(encoder, n);
     }
-    this.pass.encode(encoder, cam, this.skinner.skinnedVertices, n, { color, depth, clearColor: SKY_CLEAR });
+    this.pass.encode(encoder, cam, this.skinner.skinnedVertices, n, { color, depth, clearColor: this.clearColor });
     this.splats.encode(encoder, cam, { color, depth, clearColor: null });
+    const rain = this.shading?.rain ?? 0;
+    if (rain > 0) this.rain.encode(encoder, color, this.options.height, this.elapsed, rain, this.rainColor);
   }
 
   destroy(): void {
@@ -205,6 +249,7 @@ export class RobotCamera {
     this.splats.destroy();
     this.skinner.destroy();
     this.pass.destroy();
+    this.rain.destroy();
     this.target.destroy();
   }
 }

@@ -9,6 +9,7 @@ import type { PinholeCamera } from '../gpu/camera';
 import { readTexture } from '../gpu/readback';
 import type { World } from '../world/world';
 import { RobotCamera, type PedestrianView } from './robot-camera';
+import type { Conditions } from '../world/conditions';
 
 /**
  * Up to `count` pedestrians on waypoints 3–25 m in front of the camera within its horizontal field
@@ -43,10 +44,13 @@ export function pedestriansInView(world: World, camera: PinholeCamera, count: nu
   return out;
 }
 
-/** Renders `camera`'s view of `world` with `count` walking pedestrians; returns linear RGBA floats. */
-export async function renderStreetView(device: GPUDevice, world: World, camera: PinholeCamera, count: number, seed: number, viewDistance: number): Promise<{ pixels: Float32Array; placed: number }> {
+/**
+ * Renders `camera`'s view of `world` with `count` walking pedestrians (0: none) under `conditions`
+ * (default: the default look); returns linear RGBA floats.
+ */
+export async function renderStreetView(device: GPUDevice, world: World, camera: PinholeCamera, count: number, seed: number, viewDistance: number, conditions?: Conditions): Promise<{ pixels: Float32Array; placed: number }> {
   const peds = pedestriansInView(world, camera, count, seed);
-  const rc = await RobotCamera.create(device, { world, mount: { height: 0.8, pitchDeg: 0, fovYDeg: camera.fovYDeg }, width: camera.width, height: camera.height, viewDistance, maxPedestrians: Math.max(1, peds.length), seed });
+  const rc = await RobotCamera.create(device, { world, mount: { height: 0.8, pitchDeg: 0, fovYDeg: camera.fovYDeg }, width: camera.width, height: camera.height, viewDistance, maxPedestrians: Math.max(1, peds.length), seed, conditions });
   try {
     // One second of gait (from standing) so legs are mid-stride.
     await rc.renderView(camera, peds, 1);

@@ -11,10 +11,15 @@
  * first vertex not repeated) extruded from the ground to `height` metres. They are collision
  * obstacles for the robot and the pedestrians (src/bench/scenario-world.ts) and are drawn by the
  * robot camera (src/bench/scenario-background.ts).
+ *
+ * Conditions (`conditions`, optional): the time of day ("HH:MM", default "13:00") and the weather
+ * (`clear`, `fog` or `rain`, default clear) the robot camera sees (src/world/conditions.ts). Without
+ * the field the camera draws the default look (a clear afternoon, as before conditions existed).
  */
 import { z } from 'zod';
 import { signedArea, type Ring } from '../core/geometry2d';
 import { UserError } from '../core/user-error';
+import { CLOCK_TIME, WEATHERS } from '../world/conditions';
 
 /** SidewalkBench's pedestrian-reactive behaviours (seeds/002 §3.2) plus the pedestrian-free reference. */
 export const BEHAVIOURS = ['static', 'obstructing', 'conversing', 'queuing', 'frontal', 'lateral', 'overtaking', 'ped-crossing', 'gesturing'] as const;
@@ -68,6 +73,12 @@ export const BlockerSchema = z.object({
 }).strict();
 export type Blocker = z.infer<typeof BlockerSchema>;
 
+/** A scenario's time of day and weather (src/world/conditions.ts: Conditions). */
+export const ConditionsSchema = z.object({
+  time: z.string().regex(CLOCK_TIME, 'expected a time HH:MM between 00:00 and 24:00').default('13:00'),
+  weather: z.enum(WEATHERS).default('clear'),
+}).strict();
+
 export const ScenarioSchema = z.object({
   id: z.string().min(1),
   suite: z.enum(['smoke', 'unit', 'reactive', 'long', 'train', 'custom']),
@@ -90,6 +101,8 @@ export const ScenarioSchema = z.object({
   pedestrians: z.array(PedestrianSpecSchema).default([]),
   /** Static barriers added to the world for this scenario (see the module comment). */
   blockers: z.array(BlockerSchema).optional(),
+  /** Time of day and weather the robot camera sees (see the module comment). */
+  conditions: ConditionsSchema.optional(),
   success: z.discriminatedUnion('kind', [
     z.object({ kind: z.literal('reach-goal'), goalRadius: z.number().positive().default(1) }).strict(),
     /** Gesturing: stop (speed < 0.05 m/s) within `maxDistance` in front of pedestrian `pedestrian`. */

@@ -27,7 +27,10 @@ export const PROJECTED_SPLAT_LAYOUT = { size: 32, centerPx: 0, extentMajor: 8, a
 export const SPLAT_VERTEX_LAYOUT = { size: 24, clipLog: 0, colorMinor: 16 } as const;
 /** Bytes of vertices per splat (three corners). */
 export const SPLAT_VERTEX_BYTES_PER_SPLAT = 3 * SPLAT_VERTEX_LAYOUT.size;
-export const SPLAT_FRAME_LAYOUT = { size: 16, splatCount: 0, keyBits: 4, rangeCount: 8, minAlphaMass: 12 } as const;
+/** `SplatFrame`: counts and the cull threshold, then the conditions' shading (splat-shading.ts). */
+export const SPLAT_FRAME_LAYOUT = {
+  size: 64, splatCount: 0, keyBits: 4, rangeCount: 8, minAlphaMass: 12, tint: 16, fogDensity: 28, fogColor: 32, wetBelow: 44, wetFactor: 48,
+} as const;
 
 /**
  * u32 words of packed SH per splat for a degree: one per higher-band coefficient, at most 12 (degree

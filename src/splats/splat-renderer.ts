@@ -22,6 +22,7 @@ import { DEFAULT_LOD_PIXEL_FRACTION } from './splat-lod';
 import { COMPACT_BLOCK_SIZE, compactBlocks, FRAME_COUNTERS, SplatPreprocessPass } from './preprocess-pass';
 import { SplatRasterPass, type SplatRenderTarget } from './raster-pass';
 import type { SplatSceneBuffers } from './splat-scene-buffers';
+import { NEUTRAL_SPLAT_SHADING, writeSplatShading, type SplatShading } from './splat-shading';
 
 export type { SplatRenderTarget };
 
@@ -43,6 +44,8 @@ export interface SplatRendererOptions {
    * {@link DEFAULT_LOD_PIXEL_FRACTION}; 0 draws every splat of the capture (exact to the 3DGS equations).
    */
   lodPixelFraction?: number;
+  /** Colour shading by the scene's conditions (tint, fog, wet ground); default none. Settable later with `shading`. */
+  shading?: SplatShading;
 }
 
 export class SplatRenderer {
@@ -97,6 +100,7 @@ export class SplatRenderer {
     const renderer = new SplatRenderer(device, preprocess, raster, options.profiler);
     renderer.minAlphaMass = options.minAlphaMass ?? 0;
     renderer.lodPixelFraction = options.lodPixelFraction ?? DEFAULT_LOD_PIXEL_FRACTION;
+    renderer.shading = options.shading ?? NEUTRAL_SPLAT_SHADING;
     return renderer;
   }
 
@@ -112,6 +116,19 @@ export class SplatRenderer {
   set minAlphaMass(px2: number) {
     if (!(px2 >= 0 && Number.isFinite(px2))) throw new Error(`SplatRenderer: minAlphaMass ${px2} is not a finite number ≥ 0 (px²)`);
     this.frameScratchF32[SPLAT_FRAME_LAYOUT.minAlphaMass / 4] = px2;
+  }
+
+  private shadingValue: SplatShading = NEUTRAL_SPLAT_SHADING;
+
+  /** The colour shading of the next frames (see {@link SplatShading}). */
+  get shading(): SplatShading {
+    return this.shadingValue;
+  }
+
+  /** @throws RangeError naming the field of a bad shading (splat-shading.ts: writeSplatShading). */
+  set shading(s: SplatShading) {
+    writeSplatShading(s, this.frameScratchF32);
+    this.shadingValue = s;
   }
 
   /** Makes `scene` the one drawn by `encode`, growing the working buffers if it is larger. */

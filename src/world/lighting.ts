@@ -1,12 +1,12 @@
 /**
- * Time-of-day lighting for the demo: the sun's direction and colour, the sky gradient, the scene
+ * Time-of-day lighting of the city (the demo's slider and the scenario conditions, conditions.ts): the sun's direction and colour, the sky gradient, the scene
  * tint applied to the (pre-lit) splats, and the pedestrian pass's sun/sky uniform. Pure functions.
  *
  * A simple model, not an ephemeris: the sun rises at 06:00 in the east (+x), culminates at 13:00
  * 55° high in the south (−y), and sets at 20:00 in the west; twilight warms and darkens the tint.
  */
 import { DEFAULT_PEDESTRIAN_LIGHTING, type PedestrianLighting, type Rgb } from '../humans/pedestrian-appearance';
-import { SKY_COLORS } from '../world/bake/sky';
+import { SKY_COLORS } from './bake/sky';
 
 /** Sky and scene tint for the present pass (display RGB). */
 export interface SkyLighting {
