@@ -66,4 +66,22 @@ describe('matched condition runs', () => {
     expect(conditionsTable(plain)).toBe('');
     expect(summaryTable(plain)).not.toContain('conditions');
   });
+
+  it('puts the conditions side by side in the report, one chart series per policy and condition', async () => {
+    const { buildReport } = await import('./report-html');
+    const rs = [
+      record({ scenarioId: 'a@day', conditions: { time: '13:00', weather: 'clear' } }),
+      record({ scenarioId: 'a@fog', conditions: { time: '13:00', weather: 'fog' }, success: false, end: 'failure', routeCompletion: 0.4 }),
+    ];
+    const html = buildReport({ title: 'Run', meta: [], records: rs });
+    expect(html).toContain('<h2>Conditions side by side</h2>');
+    expect(html).toContain('<th>fog: success / RC %</th>');
+    expect(html).toContain('<td>0.0 / 40.0</td>');
+    expect(html).toContain('expert · fog');
+    expect(html).toContain('<th>conditions</th>');
+    // A run without conditions: neither.
+    const plain = buildReport({ title: 'Run', meta: [], records: [record({})] });
+    expect(plain).not.toContain('Conditions side by side');
+    expect(plain).not.toContain('<th>conditions</th>');
+  });
 });

@@ -92,27 +92,33 @@ export function buildReport(input: ReportInput): string {
   const rows = summarise(input.records);
   const suites = [...new Set(rows.map((r) => r.suite))];
   const charts: { id: string; title: string; labels: string[]; series: { label: string; data: number[] }[]; stacked?: boolean }[] = [];
+  // One series (and one failure chart) per policy, or per policy and conditions in matched condition runs.
+  const byConditions = hasConditions(rows);
   for (const suite of suites) {
     const cats = rows.filter((r) => r.suite === suite && r.category !== 'all');
-    const policies = [...new Set(cats.map((r) => r.policy))];
+    const groups = [...new Set(cats.map((r) => `${r.policy}\u0000${r.conditions}`))].map((k) => {
+      const [policy, conditions] = k.split('\u0000');
+      return { policy, conditions, label: byConditions ? `${policy} · ${conditions}` : policy };
+    });
     const labels = [...new Set(cats.map((r) => r.category))];
     const metric = suite === 'unit' ? 'routeCompletion' : 'successRate';
+    const row = (g: (typeof groups)[number], c: string) => cats.find((r) => r.policy === g.policy && r.conditions === g.conditions && r.category === c);
     charts.push({
       id: `c-${suite}`,
       title: `${suite}: ${metric === 'routeCompletion' ? 'route completion' : 'success rate'} (%) by category`,
       labels,
-      series: policies.map((p) => ({ label: p, data: labels.map((c) => 100 * (cats.find((r) => r.policy === p && r.category === c)?.[metric].mean ?? 0)) })),
+      series: groups.map((g) => ({ label: g.label, data: labels.map((c) => 100 * (row(g, c)?.[metric].mean ?? 0)) })),
     });
-    for (const policy of policies) {
+    for (const [gi, g] of groups.entries()) {
       charts.push({
-        id: `f-${suite}-${policies.indexOf(policy)}`,
-        title: `${suite}, ${policy}: failures per 100 m by kind`,
+        id: `f-${suite}-${gi}`,
+        title: `${suite}, ${g.label}: failures per 100 m by kind`,
         labels,
         stacked: true,
         series: (['collisionsPer100m', 'outOfLanePer100m', 'freezingPer100m'] as const).map((k) => ({
           label: k.replace('Per100m', ''),
           data: labels.map((c) => {
-            const v = cats.find((r) => r.policy === policy && r.category === c)?.[k].mean ?? 0;
+            const v = row(g, c)?.[k].mean ?? 0;
             return Number.isFinite(v) ? v : 0;
           }),
         })),
@@ -120,7 +126,6 @@ export function buildReport(input: ReportInput): string {
     }
   }
   const failed = input.records.filter((r) => !r.success);
-  const withConditions = hasConditions(rows);
   const comparison = conditionsComparison(rows);
   // Matched condition runs: the same scenarios and seeds under each condition, side by side.
   const comparisonTable = comparison
@@ -128,7 +133,7 @@ export function buildReport(input: ReportInput): string {
       .map((row) => `<tr>${row.map((c) => `<td>${esc(c)}</td>`).join('')}</tr>`)
       .join('')}</tbody></table>`
     : '';
-  const sections = comparisonTable + suites.map((s) => `<h2>${esc(s)}</h2>${table(rows.filter((r) => r.suite === s), withConditions)}`).join('');
+  const sections = comparisonTable + suites.map((s) => `<h2>${esc(s)}</h2>${table(rows.filter((r) => r.suite === s), byConditions)}`).join('');
   const chartDivs = charts.map((c) => `<div class="chart"><canvas id="${c.id}"></canvas></div>`).join('');
   const failures = failed
     .map((r) => {
