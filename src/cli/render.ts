@@ -18,7 +18,7 @@ import { DEFAULT_LOD_PIXEL_FRACTION } from '../splats/splat-lod';
 import { SPATIAL_CELLS_MIN_SPLATS } from '../splats/splat-scene-buffers';
 import { nonNegative, numberBetween, parseVec3, positiveInt } from './parse';
 import { renderWorldCli, type WorldCliOptions } from './render-world';
-import { clockHours, DEFAULT_CONDITIONS, WEATHERS, type Weather } from '../world/conditions';
+import { CLOCK_TIME, DEFAULT_CONDITIONS, WEATHERS, type Weather } from '../world/conditions';
 
 const program = new Command('render')
   .description('Render one frame of a Gaussian-splat capture (.ply, compressed .ply, .splat, .spz, glTF .glb / .gltf with KHR_gaussian_splatting, SOG .sog / meta.json / folder of SOG tiles) to a PNG.')
@@ -47,11 +47,7 @@ runCli(async () => {
   const o = program.opts<{ scene?: string; world?: string; map?: boolean; pedestrians?: number; worldSize?: number; viewDistance?: number; out: string; width: number; height: number; eye?: [number, number, number]; target?: [number, number, number]; up?: [number, number, number]; fovY?: number; minAlphaMass?: number; lod?: number; headed?: boolean; gpu?: boolean; time?: string; weather?: string }>();
   if (!o.out.toLowerCase().endsWith('.png')) throw new CliError(`--out ${o.out}: the output must be a .png file`);
   if (o.time !== undefined) {
-    try {
-      clockHours(o.time);
-    } catch (e) {
-      throw new CliError(`--time ${(e as Error).message}`);
-    }
+    if (!CLOCK_TIME.test(o.time)) throw new CliError(`--time ${o.time}: expected HH:MM between 00:00 and 24:00`);
   }
   if (o.weather !== undefined && !(WEATHERS as readonly string[]).includes(o.weather)) throw new CliError(`--weather ${o.weather}: expected one of ${WEATHERS.join(', ')}`);
   const conditions = o.time !== undefined || o.weather !== undefined

@@ -34,6 +34,8 @@ describe('user errors on the command line', () => {
     ['a suite file that does not validate', 'bench.ts', ['--suite', bad], /^error: .*bad-suite\.json: 0\.id: .*expected string/],
     ['a malformed --shard', 'bench.ts', ['--shard', '3/2'], /^error: --shard 3\/2: expected i\/n with 1 <= i <= n/],
     ['a file that is not a splat capture', 'render.ts', ['--scene', bad, '--out', join(dir, 'x.png')], /^error: bad-suite\.json: unknown splat format/],
+    ['a time of day that is not HH:MM', 'render.ts', ['--world', '1', '--time', '7:30', '--out', join(dir, 'x.png')], /^error: --time 7:30: expected HH:MM between 00:00 and 24:00/],
+    ['an unknown condition for matched runs', 'bench.ts', ['--conditions', 'dusk,snow'], /^error: --conditions: unknown condition 'snow': expected day, dusk, night, fog, rain/],
     ['a world size outside 150–2000 m', 'world.ts', ['--seed', '1', '--size', '90', '--json', join(dir, 'w.json')], /^error: option '--size <M>' argument '90' is invalid\. expected metres in \[150, 2000\], got '90'/],
     ['an inventory file that is not .json', 'world.ts', ['--seed', '1', '--json', join(dir, 'w.txt')], /^error: --json .*w\.txt: the output must be a \.json file/],
   ];
