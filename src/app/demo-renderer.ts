@@ -53,9 +53,8 @@ export class DemoRenderer {
   /** The last scene change, so overlapping `setSplats` calls apply one after another. */
   private sceneChange: Promise<void> = Promise.resolve();
   private lighting: TimeOfDayLighting | null = null;
-  /** Rain streak strength and colour of the main view (0: none), and the clock they fall by. */
-  private rainStrength = 0;
-  private rainColor: [number, number, number] = [1, 1, 1];
+  /** The main view's conditions (rain streaks), and the clock the rain falls by. */
+  private conditions: ConditionsShading | null = null;
   private readonly started = performance.now();
   /** Splats in the uploaded scene (0 when none). */
   splatCount = 0;
@@ -154,8 +153,7 @@ export class DemoRenderer {
       pedestrians: { ...c.pedestrians, fog: fog && { color: untint(fog.color), density: fog.density } },
     });
     this.splats.shading = { ...c.splats, tint: [1, 1, 1], fogColor: untint(c.splats.fogColor) };
-    this.rainStrength = c.rain;
-    this.rainColor = c.sky.map((v) => Math.min(1, 0.35 + 0.9 * v)) as [number, number, number];
+    this.conditions = c;
   }
 
   /** Grows the skinner and pedestrian pass to hold `count` pedestrians. */
@@ -198,7 +196,8 @@ export class DemoRenderer {
     this.boxes.setBoxes(frame.boxes);
     this.boxes.encode(encoder, cam, color, depth, cleared ? null : clear, this.profiler.span('markers'));
     if (this.scene) this.splats.encode(encoder, cam, { color, depth, clearColor: null });
-    if (this.rainStrength > 0) this.rain.encode(encoder, color, this.target.height, (performance.now() - this.started) / 1000, this.rainStrength, this.rainColor);
+    const weather = this.conditions;
+    if (weather && weather.rain > 0) this.rain.encode(encoder, color, this.target.height, (performance.now() - this.started) / 1000, weather.rain, weather.rainColor);
     const canvasView = canvasTexture.createView();
     this.present.encode(encoder, cam, this.target.color, canvasView, this.profiler.span('present'));
     if (frame.inset) this.inset.encode(encoder, frame.inset, canvasView, [canvasTexture.width, canvasTexture.height]);

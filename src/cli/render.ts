@@ -46,9 +46,7 @@ runCli(async () => {
   program.parse();
   const o = program.opts<{ scene?: string; world?: string; map?: boolean; pedestrians?: number; worldSize?: number; viewDistance?: number; out: string; width: number; height: number; eye?: [number, number, number]; target?: [number, number, number]; up?: [number, number, number]; fovY?: number; minAlphaMass?: number; lod?: number; headed?: boolean; gpu?: boolean; time?: string; weather?: string }>();
   if (!o.out.toLowerCase().endsWith('.png')) throw new CliError(`--out ${o.out}: the output must be a .png file`);
-  if (o.time !== undefined) {
-    if (!CLOCK_TIME.test(o.time)) throw new CliError(`--time ${o.time}: expected HH:MM between 00:00 and 24:00`);
-  }
+  if (o.time !== undefined && !CLOCK_TIME.test(o.time)) throw new CliError(`--time ${o.time}: expected HH:MM between 00:00 and 24:00`);
   if (o.weather !== undefined && !(WEATHERS as readonly string[]).includes(o.weather)) throw new CliError(`--weather ${o.weather}: expected one of ${WEATHERS.join(', ')}`);
   const conditions = o.time !== undefined || o.weather !== undefined
     ? { time: o.time ?? DEFAULT_CONDITIONS.time, weather: (o.weather ?? DEFAULT_CONDITIONS.weather) as Weather }

@@ -90,8 +90,6 @@ export class RobotCamera {
   private readonly skeleton: MotionSkeleton;
   private shading: ConditionsShading | null = null;
   private clearColor: GPUColor = SKY_CLEAR;
-  /** Rain streaks' colour: the sky's, lightened (bright by day, dim at night). */
-  private rainColor: [number, number, number] = [1, 1, 1];
   /** Seconds of view time since the last {@link resetPedestrians} (the rain's time). */
   private elapsed = 0;
 
@@ -132,7 +130,6 @@ export class RobotCamera {
     this.pass.setLighting(this.shading?.pedestrians ?? DEFAULT_PEDESTRIAN_LIGHTING);
     const sky = this.shading?.sky;
     this.clearColor = sky ? { r: sky[0], g: sky[1], b: sky[2], a: 1 } : SKY_CLEAR;
-    if (sky) this.rainColor = [0, 1, 2].map((k) => Math.min(1, 0.35 + 0.9 * sky[k])) as [number, number, number];
   }
 
   /** The conditions of the next views (undefined: none set). */
@@ -240,8 +237,8 @@ export class RobotCamera {
     }
     this.pass.encode(encoder, cam, this.skinner.skinnedVertices, n, { color, depth, clearColor: this.clearColor });
     this.splats.encode(encoder, cam, { color, depth, clearColor: null });
-    const rain = this.shading?.rain ?? 0;
-    if (rain > 0) this.rain.encode(encoder, color, this.options.height, this.elapsed, rain, this.rainColor);
+    const shading = this.shading;
+    if (shading && shading.rain > 0) this.rain.encode(encoder, color, this.options.height, this.elapsed, shading.rain, shading.rainColor);
   }
 
   destroy(): void {

@@ -45,6 +45,8 @@ describe('conditions', () => {
     const day = conditionsShading(DEFAULT_CONDITIONS);
     const rain = conditionsShading(CONDITION_PRESETS.rain);
     expect(rain.rain).toBe(1);
+    // Streaks one step lighter than the sky behind them.
+    for (let k = 0; k < 3; k++) expect(rain.rainColor[k]).toBeCloseTo(Math.min(1, 0.35 + 0.9 * rain.sky[k]), 12);
     expect(rain.splats.wetBelow).toBe(WET_BELOW_M);
     expect(rain.splats.wetFactor).toBe(WET_FACTOR);
     expect(rain.splats.fogDensity).toBeCloseTo(3 / RAIN_VISIBILITY_M, 12);

@@ -74,6 +74,8 @@ export interface ConditionsShading {
   sky: Rgb;
   /** Rain streak strength, [0, 1] (0: none). */
   rain: number;
+  /** Rain streaks' colour: the sky's, lightened (bright by day, dim at night), display RGB. */
+  rainColor: Rgb;
 }
 
 const scale = (c: readonly number[], k: number): Rgb => [c[0] * k, c[1] * k, c[2] * k];
@@ -106,5 +108,7 @@ export function conditionsShading(c: Conditions): ConditionsShading {
     sunColor: rain ? scale(p.sunColor, 0.3) : p.sunColor,
     fog: fogDensity > 0 ? { color: fogColor, density: fogDensity } : undefined,
   };
-  return { conditions: c, lighting, splats, pedestrians, sky: fogDensity > 0 && !rain ? fogColor : horizon, rain: rain ? 1 : 0 };
+  const sky = fogDensity > 0 && !rain ? fogColor : horizon;
+  const rainColor = sky.map((v) => Math.min(1, 0.35 + 0.9 * v)) as Rgb;
+  return { conditions: c, lighting, splats, pedestrians, sky, rain: rain ? 1 : 0, rainColor };
 }
