@@ -33,6 +33,8 @@ export interface SummaryRow {
   pathIrregularity: Stat;
   /** Pedestrian-network adherence, [0, 1], over the records that have it (EpisodeRecord.networkAdherence). */
   networkAdherence: Stat;
+  /** Closure compliance, [0, 1]: share of the closure episodes in which the robot never entered a closed area (EpisodeRecord.closureCompliance); n = 0 without closures. */
+  closureCompliance: Stat;
 }
 
 const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : NaN);
@@ -86,6 +88,7 @@ export function summarise(records: EpisodeRecord[]): SummaryRow[] {
         timeWithinPersonal: perRun(rs, (x) => mean(x.map((r) => r.timeWithinPersonal))),
         pathIrregularity: perRun(rs, (x) => mean(x.map((r) => r.pathIrregularity))),
         networkAdherence: perRun(rs, (x) => mean(x.filter((r) => r.networkAdherence !== undefined).map((r) => r.networkAdherence as number))),
+        closureCompliance: perRun(rs, (x) => mean(x.filter((r) => r.closureCompliance !== undefined).map((r) => (r.closureCompliance ? 1 : 0)))),
       };
     });
 }
@@ -101,15 +104,18 @@ export function formatStat(s: Stat, digits = 2, percent = false): string {
 /** Whether the rows hold more than the default conditions (then tables show a conditions column). */
 export const hasConditions = (rows: readonly SummaryRow[]): boolean => rows.some((r) => r.conditions !== 'default');
 
-/** A fixed-width text table of the summary for the terminal (a conditions column when {@link hasConditions}). */
+/** Whether some row has closure episodes (then tables show a closure compliance column). */
+export const hasClosures = (rows: readonly SummaryRow[]): boolean => rows.some((r) => r.closureCompliance.n > 0);
+
+/** A fixed-width text table of the summary for the terminal (a conditions column when {@link hasConditions}, closure compliance when {@link hasClosures}). */
 export function summaryTable(rows: SummaryRow[]): string {
-  const withConditions = hasConditions(rows);
-  const header = ['policy', 'suite', ...(withConditions ? ['conditions'] : []), 'category', 'eps', 'success %', 'route compl. %', 'fail/100m', 'coll/100m', 'lane/100m', 'freeze/100m', 'v̄ m/s', 'min ped m', 'on network %'];
+  const withConditions = hasConditions(rows), withClosures = hasClosures(rows);
+  const header = ['policy', 'suite', ...(withConditions ? ['conditions'] : []), 'category', 'eps', 'success %', 'route compl. %', 'fail/100m', 'coll/100m', 'lane/100m', 'freeze/100m', 'v̄ m/s', 'min ped m', 'on network %', ...(withClosures ? ['closure compl. %'] : [])];
   const body = rows.map((r) => [
     r.policy, r.suite, ...(withConditions ? [r.conditions] : []), r.category, String(r.episodes),
     formatStat(r.successRate, 1, true), formatStat(r.routeCompletion, 1, true),
     formatStat(r.failuresPer100m), formatStat(r.collisionsPer100m), formatStat(r.outOfLanePer100m), formatStat(r.freezingPer100m),
-    formatStat(r.averageVelocity), formatStat(r.minPedestrianDistance), formatStat(r.networkAdherence, 1, true),
+    formatStat(r.averageVelocity), formatStat(r.minPedestrianDistance), formatStat(r.networkAdherence, 1, true), ...(withClosures ? [formatStat(r.closureCompliance, 1, true)] : []),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((row) => row[i].length)));
   const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i])).join('  ');

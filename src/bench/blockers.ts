@@ -67,7 +67,7 @@ export function routeNodes(world: World, points: readonly Vec2[], tol = 0.002): 
 }
 
 /** Whether segment ab meets ring (crosses or touches an edge, or lies inside). */
-function segmentMeetsRing(a: Vec2, b: Vec2, ring: Ring): boolean {
+export function segmentMeetsRing(a: Vec2, b: Vec2, ring: Ring): boolean {
   if (pointInRing(a[0], a[1], ring)) return true;
   for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) if (segmentsIntersect(a, b, ring[j], ring[i])) return true;
   return false;
@@ -217,11 +217,16 @@ function extent(world: World, p: Vec2, n: Vec2, max: number): number {
 
 const r3 = (v: number) => Math.round(v * 1000) / 1000;
 
-/** A fence across the strip at p (line tangent t), or null when the strip is too wide there. */
-function fenceAt(world: World, p: Vec2, t: Vec2): Ring | null {
+/**
+ * A fence ({@link FENCE_THICKNESS} thick, CCW ring) across the walkable strip at p, perpendicular to
+ * the unit line tangent t, reaching {@link FENCE_OVERHANG} beyond the walkable edge on each side.
+ * Where the strip reaches {@link MAX_HALF_SPAN} metres or more on a side: null, or with `clamp`, a
+ * fence cut off at that half-span.
+ */
+export function fenceAt(world: World, p: Vec2, t: Vec2, clamp = false): Ring | null {
   const n: Vec2 = [-t[1], t[0]];
   const left = extent(world, p, n, MAX_HALF_SPAN), right = extent(world, p, [-n[0], -n[1]], MAX_HALF_SPAN);
-  if (left >= MAX_HALF_SPAN || right >= MAX_HALF_SPAN) return null;
+  if (!clamp && (left >= MAX_HALF_SPAN || right >= MAX_HALF_SPAN)) return null;
   const h = FENCE_THICKNESS / 2, l = left + FENCE_OVERHANG, r = -(right + FENCE_OVERHANG);
   const at = (a: number, b: number): Vec2 => [r3(p[0] + t[0] * a + n[0] * b), r3(p[1] + t[1] * a + n[1] * b)];
   // (t, n) is right-handed, so this order is counter-clockwise.

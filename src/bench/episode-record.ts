@@ -37,6 +37,17 @@ export interface EpisodeRecord {
    */
   networkAdherence?: number;
   /**
+   * Closure compliance: true when the robot's base centre never entered a closed area in force
+   * (src/bench/closures.ts). Present only when the scenario has closures.
+   */
+  closureCompliance?: boolean;
+  /**
+   * The scenario's closures in this episode: when each triggered (episode time, s; null: never),
+   * the robot's entries into closed areas, and the re-plans of the reference route. Present only
+   * when the scenario has closures.
+   */
+  closures?: { triggeredAt: (number | null)[]; entries: number; replans: number };
+  /**
    * The time of day and weather the robot camera saw (the scenario's `conditions`); absent when the
    * scenario sets none (the default look: a clear afternoon) and in older files.
    */

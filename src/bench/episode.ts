@@ -5,18 +5,20 @@
  * at every sub-step. Pure TypeScript; the world, crowd, policy and optional renderer are injected,
  * so the same loop runs the expert on the CPU and an ONNX policy on GPU frames.
  */
-import type { Vec2 } from '../core/geometry2d';
+import type { Ring, Vec2 } from '../core/geometry2d';
 import { FailureMonitor, type FailureEvent, type FailureWorld, type PedestrianDisc } from '../robot/failure-monitor';
 import type { RobotSpec } from '../robot/robot-spec';
 import { RouteTracker } from '../robot/route-tracker';
 import { stepUnicycle, worldToRobot, type RobotState, type VelocityCommand } from '../robot/unicycle';
 import { averageVelocity, networkAdherence, pathIrregularity, pathLength, socialMetrics, type PedestrianTrack, type Trajectory } from './metrics';
 import type { EpisodeRecord } from './episode-record';
+import { ClosureTracker, type ClosurePlan } from './closures';
 import type { Scenario } from '../sim/scenario';
 import type { EpisodePolicy, Observation, PedestrianSim } from '../sim/episode-contracts';
 
 export interface EpisodeEnvironment {
-  world: FailureWorld & { walkableEdges?: [Vec2, Vec2][] };
+  /** The episode's world; `closures` when the scenario has closures (src/bench/closures.ts). */
+  world: FailureWorld & { walkableEdges?: [Vec2, Vec2][]; closures?: ClosurePlan };
   pedestrians: PedestrianSim;
   policy: EpisodePolicy;
   robot: RobotSpec;
@@ -55,7 +57,6 @@ export interface EpisodeRunEnvironment {
  */
 export class EpisodeRun {
   readonly state: RobotState;
-  readonly route: RouteTracker;
   /** Physics sub-steps per control step. */
   readonly subSteps: number;
   /** The crowd step, s (a whole number of physics sub-steps). */
@@ -73,6 +74,11 @@ export class EpisodeRun {
   /** Per trajectory sample: whether the base centre was on the pedestrian network. */
   private readonly onNetwork: boolean[] = [];
   private readonly failures: FailureEvent[] = [];
+  private reference: RouteTracker;
+  /** The scenario's closures as they trigger (null without closures). */
+  private readonly closures: ClosureTracker | null;
+  /** Static obstacles now: the world's, then the fences of the closures in force. */
+  private obstacles: Ring[];
   private step = 0;
   private end: EpisodeRecord['end'] = 'timeout';
   private timeToGoal: number | null = null;
@@ -80,8 +86,10 @@ export class EpisodeRun {
   constructor(readonly scenario: Scenario, readonly run: number, readonly seed: number, private readonly env: EpisodeRunEnvironment) {
     const [sx, sy, syaw] = scenario.robot.start;
     this.state = { x: sx, y: sy, yaw: syaw, v: 0, w: 0 };
-    this.route = new RouteTracker(scenario.robot.route);
+    this.reference = new RouteTracker(scenario.robot.route);
     this.monitor = new FailureMonitor(env.world, env.robot);
+    this.obstacles = env.world.obstacles;
+    this.closures = env.world.closures?.closures.length ? new ClosureTracker(env.world.closures) : null;
     const controlDt = 1 / env.rateHz;
     this.subSteps = Math.max(1, Math.round(controlDt / env.robot.physicsDt));
     this.physicsDt = controlDt / this.subSteps;
@@ -90,6 +98,17 @@ export class EpisodeRun {
     this.sampleEvery = Math.max(1, Math.round(SAMPLE_DT / this.physicsDt));
     this.sample(0);
     this.route.update(this.state.x, this.state.y);
+    this.updateClosures(0);
+  }
+
+  /** The reference route and the progress along it (re-planned when a closure cuts it). */
+  get route(): RouteTracker {
+    return this.reference;
+  }
+
+  /** Whether scenario closure i is in force (false for an index the scenario lacks). */
+  closureActive(i: number): boolean {
+    return this.closures?.active(i) ?? false;
   }
 
   /** How the episode ended: 'timeout' until {@link ended} (meaningful once {@link done}). */
@@ -107,11 +126,16 @@ export class EpisodeRun {
     return this.ended || this.time >= this.scenario.timeLimit - 1e-9;
   }
 
-  /** What the policy sees now. */
+  /**
+   * What the policy sees now. Call once per control step: the first observation after a closure
+   * triggered carries its one-time notice.
+   */
   observation(): Observation {
     const { state, env } = this;
     const [gx, gy] = worldToRobot(state, this.scenario.robot.goal[0], this.scenario.robot.goal[1]);
+    const notice = this.closures?.takeNotice(state);
     return {
+      ...(notice ? { notice } : {}),
       time: this.time,
       state,
       goalRobot: [gx, gy],
@@ -119,7 +143,7 @@ export class EpisodeRun {
       pedestrians: env.pedestrians.discs(),
       pedestrianVelocities: env.pedestrians.velocities(),
       pedestrianGestures: env.pedestrians.gestures(),
-      obstacles: env.world.obstacles,
+      obstacles: this.obstacles,
       walkableEdges: env.world.walkableEdges ?? [],
     };
   }
@@ -135,13 +159,15 @@ export class EpisodeRun {
    */
   subStep(cmd: VelocityCommand): void {
     if (this.ended) return;
-    const { state, route, scenario, env } = this;
+    const { state, scenario, env } = this;
     const spec = env.robot;
     this.step++;
     const time = (this.time = this.step * this.physicsDt);
     stepUnicycle(state, cmd, this.physicsDt, spec);
+    this.updateClosures(time);
+    const route = this.route;
     const { progress } = route.update(state.x, state.y);
-    const found = this.monitor.check(time, state, env.pedestrians.discs(), progress);
+    const found = this.monitor.check(time, state, env.pedestrians.discs(), route.before + progress);
     if (this.step % this.sampleEvery === 0) this.sample(time);
     if (found.length > 0) {
       this.failures.push(...found);
@@ -155,7 +181,7 @@ export class EpisodeRun {
       const [bx, by] = route.route[Math.min(i + 1, route.route.length - 1)];
       Object.assign(state, { x: ax, y: ay, yaw: i + 1 < route.route.length ? Math.atan2(by - ay, bx - ax) : state.yaw, v: 0, w: 0 });
       route.resetTo(i);
-      this.monitor.resetContacts(time, route.update(state.x, state.y).progress);
+      this.monitor.resetContacts(time, route.before + route.update(state.x, state.y).progress);
     }
     if (scenario.success.kind === 'reach-goal') {
       if (Math.hypot(state.x - scenario.robot.goal[0], state.y - scenario.robot.goal[1]) <= scenario.success.goalRadius) {
@@ -194,7 +220,7 @@ export class EpisodeRun {
       seed: this.seed,
       success,
       end,
-      routeLength: route.length,
+      routeLength: route.totalLength,
       routeCompletion: end === 'goal' ? 1 : route.completion,
       duration: time,
       distance,
@@ -206,10 +232,20 @@ export class EpisodeRun {
       timeWithinPersonal: social.timeWithinPersonal,
       pathIrregularity: pathIrregularity(traj, scenario.robot.route),
       networkAdherence: round(networkAdherence(traj, this.onNetwork)),
+      ...(this.closures ? { closureCompliance: this.closures.entries === 0, closures: { triggeredAt: this.closures.triggeredAt.map((t) => (t === null ? null : round(t))), entries: this.closures.entries, replans: this.closures.replans } } : {}),
       ...(scenario.conditions ? { conditions: { ...scenario.conditions } } : {}),
       trajectory: rows.map((k) => [round(traj.t[k]), round(traj.x[k]), round(traj.y[k])] as [number, number, number]),
       ...(pedestrians > 0 ? { pedestrianPaths: Array.from({ length: pedestrians }, (_, p) => rows.map((k) => [round(this.peds[k][p][0]), round(this.peds[k][p][1])] as [number, number])) } : {}),
     };
+  }
+
+  /** Triggers the closures due now: their fences become obstacles and the route is re-planned around them. */
+  private updateClosures(time: number): void {
+    if (!this.closures || this.closures.update(time, this.state).length === 0) return;
+    this.obstacles = [...this.env.world.obstacles, ...this.closures.fences];
+    this.monitor.setObstacles(this.obstacles);
+    const next = this.closures.replan(this.reference, this.scenario.robot.goal as Vec2);
+    if (next) this.reference = next;
   }
 
   private finish(end: EpisodeRecord['end']): void {

@@ -26,12 +26,12 @@ import { readTextureBytes } from '../gpu/readback';
 import { toBase64 } from '../core/bytes';
 import type { PedestrianView } from '../sensors/robot-camera';
 import { DELIVERY_ROBOT } from '../robot/robot-spec';
-import { CROWD_DT } from './episode';
+import { CROWD_DT, type EpisodeRun } from './episode';
 import { perSlotPolicy, runEpisodeBatch, type BatchEpisodePolicy } from './episode-batch';
 import { encodeJpeg, FrameRing } from './frame-strip';
 import { policyName, type EpisodeRecord } from './episode-record';
 import type { BenchJob } from './plan';
-import { StaticBackground, scenarioBackground } from './scenario-background';
+import { BlockedBackground, StaticBackground, scenarioBackground } from './scenario-background';
 import { pedestrianObstacles, registerScene, scenarioWorld, type ScenarioWorld } from './scenario-world';
 
 export interface BenchRequest {
@@ -190,10 +190,13 @@ class SlotCameras {
     this.first = new Array(cameras.slots).fill(true);
   }
 
-  async load(slot: number, start: { job: BenchJob; world: ScenarioWorld; pedestrians: PedestrianSlotView }): Promise<void> {
-    await this.cameras.load(slot, start.world.world, start.job.seed, await jobBackground(this.session, this.cameras, start.job, start.world), start.job.scenario.conditions);
+  async load(slot: number, start: { job: BenchJob; world: ScenarioWorld; pedestrians: PedestrianSlotView; episode: EpisodeRun }): Promise<void> {
+    const background = await jobBackground(this.session, this.cameras, start.job, start.world);
+    await this.cameras.load(slot, start.world.world, start.job.seed, background, start.job.scenario.conditions);
     this.pedestrians[slot] = start.pedestrians;
     this.first[slot] = true;
+    // A closure's fences are drawn from the moment it is in force.
+    if (background instanceof BlockedBackground) background.showClosures((k) => start.episode.closureActive(k));
   }
 
   /** Renders the slots whose observation is given; their frames are then `cameras.frame(slot)`. */

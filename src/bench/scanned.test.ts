@@ -8,10 +8,11 @@ import { DELIVERY_ROBOT } from '../robot/robot-spec';
 import { isWalkable } from '../world/queries';
 import { runEpisode } from './episode';
 import { parseScenarios, type Scenario } from '../sim/scenario';
-import { concatClouds, FENCE_COLORS, scenarioBackground } from './scenario-background';
+import { concatClouds, scenarioBackground } from './scenario-background';
+import { orangeSplatsNear } from '../../test/fence-splats';
 import { loadScenarioWorldNode, readCapture, readRepoText } from './scanned-scenes-node';
 import { registerScene, scenarioWorld, sceneCapturePath } from './scenario-world';
-import { allocateSplatCloud, SH_C0 } from '../splats/splat-cloud';
+import { allocateSplatCloud } from '../splats/splat-cloud';
 
 const load = (name: string): Scenario[] => {
   const path = resolve(import.meta.dirname, `../../scenes/suites/${name}.json`);
@@ -116,14 +117,7 @@ describe('scenarioBackground', () => {
     const fence = s.blockers![0].polygon;
     const [cx, cy] = [fence.reduce((a, p) => a + p[0], 0) / fence.length, fence.reduce((a, p) => a + p[1], 0) / fence.length];
     const cam = camera([cx + 5, cy, 1], [cx, cy, 0.5]);
-    const orange = (c: { count: number; positions: Float32Array; shDc: Float32Array }) => {
-      let n = 0;
-      for (let i = 0; i < c.count; i++) {
-        const r = c.shDc[3 * i] * SH_C0 + 0.5, g = c.shDc[3 * i + 1] * SH_C0 + 0.5;
-        if (Math.abs(r - FENCE_COLORS.orange[0]) < 1e-3 && Math.abs(g - FENCE_COLORS.orange[1]) < 1e-3 && Math.hypot(c.positions[3 * i] - cx, c.positions[3 * i + 1] - cy) < 5) n++;
-      }
-      return n;
-    };
+    const orange = (c: { count: number; positions: Float32Array; shDc: Float32Array }) => orangeSplatsNear(c, cx, cy, 5);
     const a = bg.view(cam, { viewDistance: 30 });
     expect(a.changed).toBe(true);
     expect(orange(a.cloud)).toBeGreaterThan(100);

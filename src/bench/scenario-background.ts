@@ -16,6 +16,7 @@ import { groundHeight } from '../world/queries';
 import type { World } from '../world/world';
 import type { Blocker, Scenario } from '../sim/scenario';
 import type { ScenarioWorld } from './scenario-world';
+import { FENCE_HEIGHT } from './blockers';
 
 /** Fence colours: safety orange and white bands, 0.2 m high. */
 export const FENCE_COLORS = { orange: [0.95, 0.42, 0.05], white: [0.95, 0.95, 0.95] } as const;
@@ -88,28 +89,43 @@ export class StaticBackground implements SplatBackground {
 }
 
 /**
- * A background plus baked blockers: the blockers within the view distance (horizontal distance
- * from the eye to their bounds) are appended to the base's cloud. `changed` is true when the
- * base's cloud changed or the set of visible blockers did.
+ * A background plus baked blockers and closure fences: the blockers, and the fences of the closures
+ * shown ({@link showClosures}), within the view distance (horizontal distance from the eye to their
+ * bounds) are appended to the base's cloud. `changed` is true when the base's cloud changed or the
+ * set of visible pieces did.
  */
 export class BlockedBackground implements SplatBackground {
-  private readonly pieces: { cloud: SplatCloud; box: [number, number, number, number] }[];
+  private readonly pieces: { cloud: SplatCloud; box: [number, number, number, number]; closure: number }[];
   private key = '';
   private assembly: SplatCloud | undefined;
   private current: SplatCloud | null = null;
+  private closureShown: (closure: number) => boolean = () => false;
 
-  constructor(readonly base: SplatBackground, world: World, blockers: readonly Blocker[]) {
-    this.pieces = blockers.map((b) => {
+  /**
+   * @param closureFences per scenario closure, its fences (CCW rings, metres; drawn
+   *   {@link FENCE_HEIGHT} high), hidden until {@link showClosures} shows them.
+   */
+  constructor(readonly base: SplatBackground, world: World, blockers: readonly Blocker[], closureFences: readonly (readonly Ring[])[] = []) {
+    const piece = (b: Blocker, closure: number) => {
       const xs = b.polygon.map((p) => p[0]), ys = b.polygon.map((p) => p[1]);
-      return { cloud: bakeBlockers(world, [b]), box: [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)] };
-    });
+      return { cloud: bakeBlockers(world, [b]), box: [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)] as [number, number, number, number], closure };
+    };
+    this.pieces = [...blockers.map((b) => piece(b, -1)), ...closureFences.flatMap((fences, i) => fences.map((f) => piece({ polygon: f, height: FENCE_HEIGHT }, i)))];
+  }
+
+  /**
+   * Draws the fences of closure i whenever `shown(i)` (e.g. `EpisodeRun.closureActive`, asked at
+   * every view; a view after the answer changed reports `changed`).
+   */
+  showClosures(shown: (closure: number) => boolean): void {
+    this.closureShown = shown;
   }
 
   view(camera: PinholeCamera, options: SplatViewOptions = {}): { cloud: SplatCloud; changed: boolean } {
     const base = this.base.view(camera, options);
     const vd = options.viewDistance ?? DEFAULT_VIEW_DISTANCE;
     const [ex, ey] = camera.eye;
-    const visible = this.pieces.filter(({ box: b }) => Math.hypot(Math.max(b[0] - ex, 0, ex - b[2]), Math.max(b[1] - ey, 0, ey - b[3])) <= vd);
+    const visible = this.pieces.filter(({ box: b, closure }) => (closure < 0 || this.closureShown(closure)) && Math.hypot(Math.max(b[0] - ex, 0, ex - b[2]), Math.max(b[1] - ey, 0, ey - b[3])) <= vd);
     const key = visible.map((p) => this.pieces.indexOf(p)).join(',');
     if (this.current && !base.changed && key === this.key) return { cloud: this.current, changed: false };
     this.key = key;
@@ -141,7 +157,8 @@ export interface ScenarioBackgroundOptions {
 
 /**
  * The background of a scenario: its world's splats (procedural: `options.base` or a new
- * ChunkedWorld; scene: the transformed capture) plus its blockers' fences.
+ * ChunkedWorld; scene: the transformed capture) plus its blockers' fences and its closures' fences
+ * (a {@link BlockedBackground}: show the closures in force with `showClosures`).
  *
  * @throws Error for a scene world without `options.capture` or `options.base`.
  */
@@ -152,5 +169,6 @@ export function scenarioBackground(scenario: Scenario, world: ScenarioWorld, opt
     if (!options.capture) throw new Error(`${scenario.id}: a scene world's background needs the capture splats (options.capture)`);
     base = new StaticBackground(transformSplatCloud(options.capture, sceneTransform(world.scene)));
   } else base = new ChunkedWorld(world.world);
-  return scenario.blockers?.length ? new BlockedBackground(base, world.world, scenario.blockers) : base;
+  const closures = world.closures?.closures.map((c) => c.fences) ?? [];
+  return scenario.blockers?.length || closures.length ? new BlockedBackground(base, world.world, scenario.blockers ?? [], closures) : base;
 }

@@ -18,6 +18,7 @@ import { isWalkable } from '../world/queries';
 import type { World } from '../world/world';
 import type { Scenario } from '../sim/scenario';
 import { suiteWorld } from './suites';
+import { prepareClosures, type ClosurePlan } from './closures';
 import fruitDrops from '../../scenes/fruit-drops.json';
 import streetCorner from '../../scenes/street-corner.json';
 
@@ -35,6 +36,8 @@ export interface ScenarioWorld extends FailureWorld {
    * borders are not walls), for the privileged expert to keep its footprint on walkable ground.
    */
   walkableEdges: [Vec2, Vec2][];
+  /** The scenario's closures resolved against the world (src/bench/closures.ts); absent without closures. */
+  closures?: ClosurePlan;
   /** The parsed scene file, for scanned-scene worlds. */
   scene?: SceneFile;
 }
@@ -113,18 +116,20 @@ function baseWorld(s: Scenario): ScenarioWorld {
 }
 
 /**
- * The world of a scenario (cached per world, and per world and blockers).
+ * The world of a scenario (cached per world, and per world, blockers and closures). Closure fences
+ * are not in `obstacles`: they become obstacles when their closure triggers (EpisodeRun).
  *
  * @throws Error for a scene world whose file was not registered ({@link registerScene}).
  */
 export function scenarioWorld(s: Scenario): ScenarioWorld {
   const base = baseWorld(s);
-  if (!s.blockers?.length) return base;
-  const key = `${worldKey(s.world)}\u0000${JSON.stringify(s.blockers)}`;
+  if (!s.blockers?.length && !s.closures?.length) return base;
+  const key = `${worldKey(s.world)}\u0000${JSON.stringify(s.blockers ?? [])}\u0000${JSON.stringify(s.closures ?? [])}`;
   let w = variants.get(key);
   if (!w) {
-    const blockers: Ring[] = s.blockers.map((b) => b.polygon.map(([x, y]) => [x, y] as Vec2));
+    const blockers: Ring[] = (s.blockers ?? []).map((b) => b.polygon.map(([x, y]) => [x, y] as Vec2));
     w = { ...base, obstacles: [...base.obstacles, ...blockers], blockers };
+    if (s.closures?.length) w.closures = { world: base.world, closures: prepareClosures(base.world, s.closures) };
     variants.set(key, w);
   }
   return w;
@@ -134,13 +139,16 @@ export function scenarioWorld(s: Scenario): ScenarioWorld {
 export const PEDESTRIAN_OBSTACLE_RANGE = 40;
 
 /**
- * The static obstacles a scenario's pedestrians avoid: the world's polygons (blockers included) with
- * a vertex within {@link PEDESTRIAN_OBSTACLE_RANGE} of the robot's reference route. One filter for
- * the benchmark runner, the demo and the crowd benchmark, so they all simulate the same crowd.
+ * The static obstacles a scenario's pedestrians avoid: the world's polygons (blockers included,
+ * then every closure's fences: the crowd's obstacles are fixed per episode, so pedestrians avoid a
+ * closure's fences from the start) with a vertex within {@link PEDESTRIAN_OBSTACLE_RANGE} of the
+ * robot's reference route. One filter for the benchmark runner, the demo and the crowd benchmark,
+ * so they all simulate the same crowd.
  */
 export function pedestrianObstacles(s: Scenario, world: ScenarioWorld = scenarioWorld(s)): Ring[] {
   const route = s.robot.route;
-  return world.obstacles.filter((poly) => poly.some(([x, y]) => route.some(([rx, ry]) => Math.hypot(x - rx, y - ry) < PEDESTRIAN_OBSTACLE_RANGE)));
+  const all = world.closures ? [...world.obstacles, ...world.closures.closures.flatMap((c) => c.fences)] : world.obstacles;
+  return all.filter((poly) => poly.some(([x, y]) => route.some(([rx, ry]) => Math.hypot(x - rx, y - ry) < PEDESTRIAN_OBSTACLE_RANGE)));
 }
 
 /**

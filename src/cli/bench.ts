@@ -94,7 +94,7 @@ async function startRelay(policy: string, waitS: number): Promise<Relay> {
 
 const program = new Command('bench')
   .description('Run a SidewalkBench-style scenario suite in headless Chromium and report the metrics.')
-  .option('--suite <name|file>', 'smoke, unit, reactive, long, train, all, or a scenario/suite JSON file', 'smoke')
+  .option('--suite <name|file>', 'smoke, unit, reactive, long, closure, train, all, or a scenario/suite JSON file', 'smoke')
   .option('--policy <policy...>', 'expert, onnx:MODEL.onnx (manifest MODEL.json beside it), remote (relay on any free port) or ws://127.0.0.1:PORT; repeatable', ['expert', 'onnx:assets/policies/bc-gnm-v3/model.onnx'])
   .option('--envs <B>', 'environments per policy stepped in lockstep: each control step renders the B robot cameras in one GPU submission and runs the policy once for all B', positiveInt(64), 1)
   .addOption(new Option('--crowd <backend>', 'pedestrian simulation: gpu (WGSL behaviours + ORCA, float32) or cpu (TypeScript reference, float64, identical on every machine)').choices(['gpu', 'cpu']).default('gpu'))

@@ -1,6 +1,6 @@
 /**
  * `npm run suites [-- --out DIR]`: regenerates the checked-in scenario suites
- * `scenes/suites/{smoke,unit,reactive,long,train}.json` (or writes them to DIR) from src/bench/suites.ts
+ * `scenes/suites/{smoke,unit,reactive,long,train,closure}.json` (or writes them to DIR) from src/bench/suites.ts
  * (deterministic: rerunning gives the same bytes). The scanned-scene unit scenarios use every scene
  * file in `scenes/` ({@link readScannedScenes}).
  *
@@ -15,6 +15,7 @@ import { runCli } from './run-cli';
 import { nonNegativeInt, writeOutput } from './parse';
 import { readScannedScenes, readSceneFileArg } from '../bench/scanned-scenes-node';
 import { sceneSuite } from '../bench/scene-suite';
+import { closureSuite } from '../bench/closure-suite';
 import { longSuite, reactiveSuite, smokeSuite, trainSuite, unitSuite } from '../bench/suites';
 import type { Scenario } from '../sim/scenario';
 
@@ -52,17 +53,19 @@ runCli(async () => {
   mkdirSync(dir, { recursive: true });
   const scanned = readScannedScenes();
   const evaluation: Scenario[] = [];
-  const suites: [string, () => Scenario[]][] = [
+  const suites: [string, () => Scenario[] | Promise<Scenario[]>][] = [
     ['smoke', () => smokeSuite(scanned)],
     ['unit', () => keep(evaluation, unitSuite(100, 'unit', scanned))],
     ['reactive', () => keep(evaluation, reactiveSuite())],
     ['long', () => longSuite()],
     ['train', () => trainSuite(scanned, evaluation)],
+    ['closure', () => closureSuite()],
   ];
   for (const [name, make] of suites) {
     const t = performance.now();
-    const scenarios = make();
-    writeFileSync(join(dir, `${name}.json`), `${JSON.stringify({ suite: name, generator: 'src/bench/suites.ts', scenarios })}\n`);
+    const scenarios = await make();
+    const generator = name === 'closure' ? 'src/bench/closure-suite.ts' : 'src/bench/suites.ts';
+    writeFileSync(join(dir, `${name}.json`), `${JSON.stringify({ suite: name, generator, scenarios })}\n`);
     console.log(`${name}: ${scenarios.length} scenarios (${((performance.now() - t) / 1000).toFixed(1)} s)`);
   }
 });

@@ -12,7 +12,7 @@ import { CliError } from '../core/user-error';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const SUITES_DIR = join(ROOT, 'scenes/suites');
-export const NAMED_SUITES = ['smoke', 'unit', 'reactive', 'long', 'train'] as const;
+export const NAMED_SUITES = ['smoke', 'unit', 'reactive', 'long', 'closure', 'train'] as const;
 
 /** Loads a named suite (or all of them) or a scenario/suite file. */
 export function loadSuite(name: string): Scenario[] {

@@ -8,6 +8,7 @@
  */
 import type { RobotState, VelocityCommand } from '../robot/unicycle';
 import type { Policy } from './policy';
+import type { ClosureNotice } from '../sim/episode-contracts';
 
 /** Where the adapter gets the frames the loop rendered (textures on the policy's device). */
 export interface FrameSource {
@@ -25,6 +26,8 @@ export interface SingleObservation {
   state: Readonly<RobotState>;
   /** Goal in the robot frame (x forward, y left), metres. */
   goalRobot: readonly [number, number];
+  /** A closure's one-time notice, on the step it arrives. */
+  notice?: ClosureNotice;
 }
 
 /** Where the batched adapter gets the frames of the B slots (textures on the policy's device). */
@@ -65,6 +68,7 @@ export function batchedEnvironmentPolicy(policy: Policy, frames: BatchFrameSourc
         goalFrames: frames.goalImages?.(),
         states: observations.map((o) => ({ ...(o ?? first).state })),
         time: first.time,
+        ...(observations.some((o) => o?.notice) ? { notices: observations.map((o) => o?.notice ?? null) } : {}),
       });
       adapter.lastWaypoints = observations.map((o, i) => (o ? action.waypoints?.[i] : undefined));
       return action.commands.map((c, i) => (observations[i] ? c : null));

@@ -2,7 +2,7 @@
  * The policy manifest: the JSON file beside a model (`model.onnx` + `model.json`) that states the
  * contract of the product brief ("Policy contract (ONNX)"): image size, frames of context and their
  * spacing, normalisation, goal type, output kind, control rate, tensor names, an optional diffusion
- * noise input, and the camera mount the model was trained with.
+ * noise input, an optional closure-notice input, and the camera mount the model was trained with.
  *
  * Validated with zod; every error names the file and the field (`model.json: image.width: …`).
  */
@@ -114,6 +114,11 @@ export const policyManifestSchema = z
     /** Diffusion policies: the noise input and its per-environment shape (batch is prepended). */
     noise: z.object({ input: tensorName, shape: z.array(positiveInt).min(1).max(6) }).strict().optional(),
     camera: cameraSchema.default(DEFAULT_CAMERA_MOUNT),
+    /**
+     * Closure notices as an input (src/policy/closure-input.ts): [B, K, 5] float32, K = `segments`
+     * rows of (valid, x0, y0, x1, y1) in the robot frame, metres; non-zero only on the step a notice arrives.
+     */
+    closures: z.object({ input: tensorName, segments: positiveInt.max(64).default(8) }).strict().optional(),
   })
   .strict()
   .superRefine((m, ctx) => {
@@ -128,7 +133,7 @@ export const policyManifestSchema = z
     if (m.context.frames > 1 && Math.round(steps) < 1) {
       ctx.addIssue({ code: 'custom', path: ['context', 'spacing'], message: 'must be at least one control step (1/rateHz)' });
     }
-    const names = [m.inputs.observation, m.goal.type !== 'none' ? m.goal.input : undefined, m.noise?.input].filter(Boolean);
+    const names = [m.inputs.observation, m.goal.type !== 'none' ? m.goal.input : undefined, m.noise?.input, m.closures?.input].filter(Boolean);
     if (new Set(names).size !== names.length) {
       ctx.addIssue({ code: 'custom', path: ['inputs'], message: `input names must be distinct, got ${names.join(', ')}` });
     }

@@ -3,6 +3,7 @@
  * model that does not fit the contract is refused with the mismatch named, instead of failing in
  * onnxruntime with an opaque shape error mid-episode.
  */
+import { CLOSURE_ROW } from './closure-input';
 import { observationDims, type PolicyManifest } from './manifest';
 import { UserError } from '../core/user-error';
 
@@ -38,7 +39,7 @@ export class ModelMismatchError extends UserError {
  * fixed batch must match it), otherwise free.
  *
  * Observation: [B, T, 3, H, W] (`BTCHW`) or [B, 3T, H, W] (`BCHW`); point goal [B, 2] (robot frame,
- * metres); image goal [B, 3, H, W]; noise [B, …noise.shape].
+ * metres); image goal [B, 3, H, W]; noise [B, …noise.shape]; closure notices [B, K, 5].
  */
 export function expectedInputs(m: PolicyManifest, batch?: number): ExpectedTensor[] {
   const b = batch ?? null;
@@ -46,6 +47,7 @@ export function expectedInputs(m: PolicyManifest, batch?: number): ExpectedTenso
   if (m.goal.type === 'point') out.push({ field: 'goal.input', name: m.goal.input, dims: [b, 2] });
   if (m.goal.type === 'image') out.push({ field: 'goal.input', name: m.goal.input, dims: [b, 3, m.image.height, m.image.width] });
   if (m.noise) out.push({ field: 'noise.input', name: m.noise.input, dims: [b, ...m.noise.shape] });
+  if (m.closures) out.push({ field: 'closures.input', name: m.closures.input, dims: [b, m.closures.segments, CLOSURE_ROW] });
   return out;
 }
 
@@ -104,7 +106,7 @@ export function checkModelAgainstManifest(
     if (p) problems.push(p);
   }
   for (const got of inputs) {
-    if (!wantIn.some((w) => w.name === got.name)) problems.push(`${file}: input '${got.name}' is not fed by the manifest (not the observation, goal or noise input)`);
+    if (!wantIn.some((w) => w.name === got.name)) problems.push(`${file}: input '${got.name}' is not fed by the manifest (not the observation, goal, noise or closures input)`);
   }
   const wantOut = expectedOutput(m, batch);
   const gotOut = outputs.find((t) => t.name === wantOut.name);

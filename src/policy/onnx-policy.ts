@@ -11,6 +11,7 @@
 import { DELIVERY_ROBOT, type RobotSpec } from '../robot/robot-spec';
 import { countReadback, submit } from '../gpu/gpu-stats';
 import { DiffusionNoise } from './diffusion-noise';
+import { CLOSURE_ROW, fillClosureInput } from './closure-input';
 import { observationDims, type PolicyManifest } from './manifest';
 import { checkModelAgainstManifest, ModelMismatchError } from './model-check';
 import { ObservationPass } from './observation-pass';
@@ -45,6 +46,8 @@ export class OnnxPolicy implements Policy {
   readonly goal: 'none' | 'point' | 'image';
   private readonly inputTensor: Tensor;
   private readonly goalTensor: Tensor | undefined;
+  /** The closure-notice input's values, reused every step (manifest `closures`). */
+  private closureInput: Float32Array | undefined;
   private destroyed = false;
 
   private constructor(
@@ -143,6 +146,11 @@ export class OnnxPolicy implements Policy {
       feeds[m.goal.input] = this.goalTensor!;
     }
     if (this.noise && m.noise) feeds[m.noise.input] = new this.ort.Tensor('float32', this.noise.next(), [this.batch, ...m.noise.shape]);
+    if (m.closures) {
+      const k = m.closures.segments;
+      this.closureInput ??= new Float32Array(this.batch * k * CLOSURE_ROW);
+      feeds[m.closures.input] = new this.ort.Tensor('float32', fillClosureInput(this.closureInput, obs.notices, this.batch, k), [this.batch, k, CLOSURE_ROW]);
+    }
     submit(this.device, encoder);
     const outputs = await ORT_RUN_QUEUE.run(() => this.session.run(feeds, [m.output.name]));
     const out = outputs[m.output.name];

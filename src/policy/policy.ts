@@ -5,6 +5,7 @@
  * simulator waits for the policy), once per control step at the policy's rate.
  */
 import type { RobotState, VelocityCommand } from '../robot/unicycle';
+import type { ClosureNotice } from '../sim/episode-contracts';
 
 /** Where the policy's camera sits on the robot (from the manifest; see DEFAULT_CAMERA_MOUNT). */
 export interface CameraMount {
@@ -32,6 +33,11 @@ export interface PolicyObservation {
   states: readonly RobotState[];
   /** Simulation time, s. */
   time: number;
+  /**
+   * Closure notices (scenario `closures`), per environment: delivered once, with the first
+   * observation after a closure triggered (null: none this step). Absent when no environment has one.
+   */
+  notices?: readonly (ClosureNotice | null)[];
 }
 
 /** What a policy returns for one control step. */

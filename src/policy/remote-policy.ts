@@ -8,6 +8,7 @@
  * observation pass, [B, T, 3, H, W] float32) and — the one place frames leave the GPU — reads it
  * back to send it.
  */
+import type { Vec2 } from '../core/geometry2d';
 import { mapForReading, submit } from '../gpu/gpu-stats';
 import { DELIVERY_ROBOT, type RobotSpec } from '../robot/robot-spec';
 import { parsePolicyManifest, type PolicyManifest } from './manifest';
@@ -205,6 +206,7 @@ export class RemotePolicy implements Policy {
       time: obs.time,
       states: obs.states.map((s) => ({ x: s.x, y: s.y, yaw: s.yaw, v: s.v, w: s.w })),
       ...(m.goal.type === 'point' ? { goalRobot: obs.goalRobot!.map((g) => [g[0], g[1]] as [number, number]) } : {}),
+      ...(obs.notices ? { notices: obs.notices.map((n) => (n ? { text: n.text, segments: n.segments.map(([a, b]) => [[a[0], a[1]], [b[0], b[1]]] as [Vec2, Vec2]) } : null)) } : {}),
     };
     const shape = [this.batch, m.context.frames, 3, m.image.height, m.image.width];
     const flat = await this.link.exchange(header, [{ name: 'observation', shape, data }], m, this.batch);

@@ -41,6 +41,12 @@ export interface ObservationHeader {
   goalRobot?: [number, number][];
   /** Robot states, world frame (x, y metres; yaw rad; v m/s; w rad/s). */
   states: { x: number; y: number; yaw: number; v: number; w: number }[];
+  /**
+   * Closure notices, per environment (null: none), only in the observation of the step a notice
+   * arrives: its text and the closed segments [[x0, y0], [x1, y1]] in that environment's robot
+   * frame (x forward, y left), metres. Absent on every other step.
+   */
+  notices?: ({ text: string; segments: [[number, number], [number, number]][] } | null)[];
 }
 
 /** Sent by the relay to each client once the handshake succeeds. */

@@ -50,7 +50,8 @@ export const DEFAULT_FAILURE_OPTIONS: FailureMonitorOptions = { freezeTime: 10, 
 
 export class FailureMonitor {
   readonly events: FailureEvent[] = [];
-  private readonly bounds: [number, number, number, number][];
+  private bounds: [number, number, number, number][];
+  private obstacles: Ring[];
   private touchingObstacles = new Set<number>();
   private touchingPedestrians = new Set<number>();
   private outOfLane = false;
@@ -63,7 +64,18 @@ export class FailureMonitor {
     private readonly spec: RobotSpec,
     private readonly options: FailureMonitorOptions = DEFAULT_FAILURE_OPTIONS,
   ) {
+    this.obstacles = world.obstacles;
     this.bounds = world.obstacles.map(boxOf);
+  }
+
+  /**
+   * Replaces the static obstacles (CCW polygons, metres), e.g. the world's plus the fences of a
+   * closure that just triggered. Indices in later `with` fields refer to the new list; contacts
+   * with obstacles that keep their index carry over.
+   */
+  setObstacles(obstacles: Ring[]): void {
+    this.obstacles = obstacles;
+    this.bounds = obstacles.map(boxOf);
   }
 
   /**
@@ -77,7 +89,7 @@ export class FailureMonitor {
     const reach = Math.hypot(this.spec.length, this.spec.width) / 2 + Math.abs(this.spec.footprintOffsetX);
 
     const touching = new Set<number>();
-    this.world.obstacles.forEach((poly, i) => {
+    this.obstacles.forEach((poly, i) => {
       const [x0, y0, x1, y1] = this.bounds[i];
       if (state.x + reach < x0 || state.x - reach > x1 || state.y + reach < y0 || state.y - reach > y1) return;
       if (ringsIntersect(fp, poly)) touching.add(i);

@@ -18,9 +18,11 @@ export class RouteTracker {
   /**
    * @param route ≥ 2 waypoints, metres, world frame.
    * @param window How far (metres of arc) ahead and behind the current segment to search.
+   * @param before Route length completed before this route began, metres (a route re-planned
+   *   mid-episode, src/bench/closures.ts): counts in {@link completion} and {@link totalLength}.
    * @throws Error when the route has fewer than 2 points or a non-finite coordinate.
    */
-  constructor(readonly route: Vec2[], private readonly window = 5) {
+  constructor(readonly route: Vec2[], private readonly window = 5, readonly before = 0) {
     if (route.length < 2) throw new Error(`RouteTracker: a route needs at least 2 waypoints, got ${route.length}`);
     if (!route.every(([x, y]) => Number.isFinite(x) && Number.isFinite(y))) throw new Error('RouteTracker: non-finite waypoint');
     this.cumulative = [0];
@@ -50,9 +52,14 @@ export class RouteTracker {
     return this.current;
   }
 
-  /** Route completion in [0, 1]: maximum progress over route length. */
+  /** Length of the whole route, metres: {@link before} plus this polyline's length. */
+  get totalLength(): number {
+    return this.before + this.length;
+  }
+
+  /** Route completion in [0, 1]: ({@link before} + maximum progress) over {@link totalLength}. */
   get completion(): number {
-    return this.length > 0 ? Math.min(1, this.maxProgress / this.length) : 1;
+    return this.totalLength > 0 ? Math.min(1, (this.before + this.maxProgress) / this.totalLength) : 1;
   }
 
   /** The point at arc length `s` (clamped to the route). */

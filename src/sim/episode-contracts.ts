@@ -26,6 +26,16 @@ export interface PedestrianSim {
   gestures(): PedestrianGesture[];
 }
 
+/**
+ * The one-time notice of a closure (scenario `closures`), delivered with the first observation after
+ * it triggered: its text and the closed nav segments clipped to the closed area, in the robot frame
+ * of that observation (x forward, y left), metres.
+ */
+export interface ClosureNotice {
+  text: string;
+  segments: [Vec2, Vec2][];
+}
+
 /** What a policy sees each control step. Privileged fields are for the expert only. */
 export interface Observation {
   /** Episode time, s. */
@@ -33,13 +43,15 @@ export interface Observation {
   state: Readonly<RobotState>;
   /** Goal in the robot frame (x forward, y left), metres. */
   goalRobot: Vec2;
-  /** Privileged: the reference route (world frame) and the robot's progress along it, metres. */
+  /** Privileged: the reference route (world frame; re-planned when a closure cuts it) and the robot's progress along it, metres. */
   route: RouteTracker;
   /** Privileged: pedestrians now. */
   pedestrians: PedestrianDisc[];
   pedestrianVelocities: Vec2[];
   pedestrianGestures: PedestrianGesture[];
-  /** Privileged: the world's static obstacles (CCW polygons). */
+  /** Closures that triggered since the last observation (one-time notices; absent when none). */
+  notice?: ClosureNotice;
+  /** Privileged: the world's static obstacles (CCW polygons), with the fences of the closures in force. */
   obstacles: Ring[];
   /** Privileged: boundary segments of the walkable area (empty when unknown). */
   walkableEdges: [Vec2, Vec2][];

@@ -12,12 +12,22 @@
  * obstacles for the robot and the pedestrians (src/bench/scenario-world.ts) and are drawn by the
  * robot camera (src/bench/scenario-background.ts).
  *
+ * Closures (`closures`, optional): sidewalk or crosswalk stretches that close during the episode
+ * (UrbanGround's road closures). Each names the closed `area` (a convex CCW polygon, world frame,
+ * metres: every nav edge it meets is closed), a `trigger` (`start`, `time` at `at` seconds, or
+ * `robot-near` when the robot's base centre comes within `radius` metres of `point`) and an
+ * optional `notice` text. When it triggers, construction fences appear across every walkable strip
+ * where a nav line enters the area (src/bench/closures.ts): obstacles for the robot, the expert and
+ * the camera; the pedestrians avoid them from the start. The policy gets a one-time notice (text and
+ * the closed segments in the robot frame), the reference route is re-planned around the closed
+ * edges, and the record says whether the robot entered a closed area (`closureCompliance`).
+ *
  * Conditions (`conditions`, optional): the time of day ("HH:MM", default "13:00") and the weather
  * (`clear`, `fog` or `rain`, default clear) the robot camera sees (src/world/conditions.ts). Without
  * the field the camera draws the default look (a clear afternoon, as before conditions existed).
  */
 import { z } from 'zod';
-import { signedArea, type Ring } from '../core/geometry2d';
+import { pointInRing, signedArea, type Ring } from '../core/geometry2d';
 import { UserError } from '../core/user-error';
 import { CLOCK_TIME, WEATHERS } from '../world/conditions';
 
@@ -73,6 +83,29 @@ export const BlockerSchema = z.object({
 }).strict();
 export type Blocker = z.infer<typeof BlockerSchema>;
 
+/** What opens a closure: the episode start, an episode time (s), or the robot's base centre coming within `radius` metres of `point`. */
+export const ClosureTriggerSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('start') }).strict(),
+  z.object({ kind: z.literal('time'), at: z.number().nonnegative().max(3600) }).strict(),
+  z.object({ kind: z.literal('robot-near'), point, radius: z.number().positive().max(100).default(3) }).strict(),
+]);
+
+/**
+ * A closure of sidewalk or crosswalk segments for one scenario (see the module comment): the closed
+ * stretch `area` (a convex CCW polygon, metres), what triggers it, and the notice text the policy
+ * receives once when it closes.
+ */
+export const ClosureSchema = z.object({
+  area: z.array(point).min(3, 'a closure area needs at least 3 vertices').superRefine((r, ctx) => {
+    const problem = blockerRingProblem(r as Ring);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem.replace('polygon', 'area') });
+  }),
+  trigger: ClosureTriggerSchema.default({ kind: 'start' }),
+  notice: z.string().min(1).max(500).optional(),
+}).strict();
+export type Closure = z.infer<typeof ClosureSchema>;
+export type ClosureTrigger = z.infer<typeof ClosureTriggerSchema>;
+
 /** A scenario's time of day and weather (src/world/conditions.ts: Conditions). */
 export const ConditionsSchema = z.object({
   time: z.string().regex(CLOCK_TIME, 'expected a time HH:MM between 00:00 and 24:00').default('13:00'),
@@ -81,7 +114,7 @@ export const ConditionsSchema = z.object({
 
 export const ScenarioSchema = z.object({
   id: z.string().min(1),
-  suite: z.enum(['smoke', 'unit', 'reactive', 'long', 'train', 'custom']),
+  suite: z.enum(['smoke', 'unit', 'reactive', 'long', 'train', 'closure', 'custom']),
   /** Block type for unit tests, behaviour for reactive ones, 'long' for long-horizon. */
   category: z.string().min(1),
   world: z.discriminatedUnion('kind', [
@@ -101,6 +134,8 @@ export const ScenarioSchema = z.object({
   pedestrians: z.array(PedestrianSpecSchema).default([]),
   /** Static barriers added to the world for this scenario (see the module comment). */
   blockers: z.array(BlockerSchema).optional(),
+  /** Closed sidewalk or crosswalk stretches, from the start or triggered (see the module comment). */
+  closures: z.array(ClosureSchema).max(16).optional(),
   /** Time of day and weather the robot camera sees (see the module comment). */
   conditions: ConditionsSchema.optional(),
   success: z.discriminatedUnion('kind', [
@@ -156,6 +191,8 @@ export function parseScenarios(file: string, text: string): Scenario[] {
   for (const s of parsed.data) {
     if (ids.has(s.id)) throw new ScenarioError(`${file}: duplicate scenario id '${s.id}'`);
     ids.add(s.id);
+    const closed = s.closures?.findIndex((c) => pointInRing(s.robot.goal[0], s.robot.goal[1], c.area as Ring)) ?? -1;
+    if (closed >= 0) throw new ScenarioError(`${file}: ${s.id}: closures.${closed}.area contains the goal`);
     if (s.success.kind === 'stop-before' && s.success.pedestrian >= s.pedestrians.length) {
       throw new ScenarioError(`${file}: ${s.id}: success.pedestrian ${s.success.pedestrian} but the scenario has ${s.pedestrians.length} pedestrians`);
     }
