@@ -7,7 +7,11 @@ import { startDemo } from './demo-harness';
 const out = process.argv[2] ?? 'out/demo';
 mkdirSync(out, { recursive: true });
 const only = process.argv[3];
+/** States that first run the episode to a time, s (e.g. past a closure's trigger). */
+const stepTo: Record<string, number> = { 'closure-follow': 17.5, 'closure-orbit': 17.5 };
 const all: [string, string][] = [
+  ['closure-follow', 'w=480&h=360&suite=closure&scenario=closure/000&walkers=0&policy=expert&camera=follow&maxSplats=60000&viewDistance=35'],
+  ['closure-orbit', 'w=480&h=360&suite=closure&scenario=closure/000&walkers=0&policy=expert&camera=orbit&maxSplats=60000&viewDistance=35'],
   ['city-orbit', 'w=480&h=360&suite=city&walkers=8&camera=orbit&maxSplats=60000&viewDistance=35'],
   ['reactive-follow', 'w=480&h=360&suite=smoke&policy=expert&walkers=4&camera=follow&maxSplats=60000&viewDistance=35'],
   ['robot-eye-dusk', 'w=480&h=360&suite=city&walkers=8&camera=robot-eye&hour=19.5&maxSplats=60000&viewDistance=35'],
@@ -21,7 +25,10 @@ try {
   for (const [name, query] of states) {
     const t0 = Date.now();
     const page = await h.open(query);
-    await page.waitForFunction(() => (window as unknown as { curbsideDemo: { frames: number } }).curbsideDemo.frames >= 3, undefined, { timeout: 120_000 });
+    await page.waitForFunction(() => (window as unknown as { curbsideDemo: { frames: number } }).curbsideDemo.frames >= 1, undefined, { timeout: 120_000 });
+    if (stepTo[name]) await page.evaluate((t) => (window as unknown as { curbsideDemo: { stepUntil: (t: number) => Promise<number> } }).curbsideDemo.stepUntil(t), stepTo[name]);
+    const at = await page.evaluate(() => (window as unknown as { curbsideDemo: { frames: number } }).curbsideDemo.frames);
+    await page.waitForFunction((n) => (window as unknown as { curbsideDemo: { frames: number } }).curbsideDemo.frames >= n + 2, at, { timeout: 120_000 });
     await page.screenshot({ path: `${out}/${name}.png` });
     console.log(`${name}: ${Date.now() - t0} ms`, await page.evaluate(() => (window as unknown as { curbsideDemo: { state: () => { hud: string } } }).curbsideDemo.state().hud));
     await page.close();

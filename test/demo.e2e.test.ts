@@ -3,8 +3,9 @@
  * the page loads and draws a non-blank street with pedestrians (image statistics of a screenshot
  * of the canvas), the HUD updates, a recorded episode replays through the URL hash to the same final
  * state, a dropped malformed file shows an error banner while the page keeps rendering, the example
- * ONNX policy (picked in the panel) drives the robot from its camera, and a dropped model with a
- * manifest that does not match it is refused with the mismatch named.
+ * ONNX policy (picked in the panel) drives the robot from its camera, a dropped model with a
+ * manifest that does not match it is refused with the mismatch named, and a closure scenario's
+ * closure triggers, is announced in the HUD and is detoured around.
  * Tiny canvas (320×240) and a thinned splat background: SwiftShader rasterises on 2 CPU cores.
  */
 import { readFileSync } from 'node:fs';
@@ -75,6 +76,23 @@ describe('demo page', () => {
     expect(replayed).toEqual(final);
     expect((final as { end: string }).end).not.toBe('running');
     await replay.close();
+  }, 90_000);
+
+  it('runs a scenario with a triggered closure: the HUD shows it in force and the notice, the expert detours to the goal', async () => {
+    const page = await h.open(`${QUERY}&suite=closure&scenario=closure/000&walkers=0&policy=expert&camera=orbit&bodies=0`);
+    await page.waitForFunction(() => (window as unknown as { curbsideDemo: Demo }).curbsideDemo.frames >= 1, undefined, { timeout: 60_000 });
+    const hudBefore = await demo(page, () => (window as unknown as { curbsideDemo: Demo }).curbsideDemo.state().hud);
+    expect(hudBefore).toContain('closures in force 0 / 1');
+    expect(hudBefore).not.toContain('notice @');
+    await demo(page, () => (window as unknown as { curbsideDemo: Demo & { stepUntil: (t: number) => Promise<number> } }).curbsideDemo.stepUntil(20));
+    const at = await frames(page);
+    await page.waitForFunction((n) => (window as unknown as { curbsideDemo: Demo }).curbsideDemo.frames >= n + 1, at, { timeout: 60_000 });
+    const hud = await page.locator('#hud').textContent();
+    expect(hud).toContain('closures in force 1 / 1');
+    expect(hud).toMatch(/notice @ 17\.\d s: Crosswalk across \w+ \w+ closed ahead/);
+    const final = (await demo(page, () => (window as unknown as { curbsideDemo: Demo }).curbsideDemo.runToEnd())) as { end: string; failures: number };
+    expect(final).toMatchObject({ end: 'goal', failures: 0 });
+    await page.close();
   }, 90_000);
 
   it('shows an error for a dropped malformed file and keeps rendering', async () => {

@@ -1,6 +1,7 @@
 /**
  * The demo's heads-up display: FPS, per-pass GPU times, simulation step time, live metrics and
- * failure events as text, and the minimap (map image + route + robot + pedestrians). DOM only.
+ * failure events, closures and their notices as text, and the minimap (map image + route + closed
+ * areas + robot + pedestrians). DOM only.
  */
 import type { PassTimes } from './demo-renderer';
 import type { DemoSession } from './session';
@@ -41,6 +42,10 @@ export function hudText(session: DemoSession, stats: HudStats, paused: boolean, 
   );
   const last = m.failures.slice(-3).map((e) => `${e.kind} @ ${f1(e.time)} s`);
   lines.push(`failures ${m.failures.length}${last.length ? `: ${last.join(', ')}` : ''}`);
+  const closures = ep.closureStatus;
+  if (closures) lines.push(`closures in force ${closures.active} / ${closures.total}`);
+  const notice = ep.notices[ep.notices.length - 1];
+  if (notice) lines.push(`notice @ ${f1(notice.time)} s: ${notice.text}`);
   return lines.join('\n');
 }
 
@@ -55,6 +60,21 @@ export function drawMinimap(ctx: CanvasRenderingContext2D, session: DemoSession,
     ctx.beginPath();
     ctx.arc(x * sx, y * sy, 2.5, 0, 2 * Math.PI);
     ctx.fill();
+  }
+  // Closed areas: red once in force, outlined before.
+  for (const { area, active } of session.closureAreas()) {
+    ctx.beginPath();
+    area.forEach((p, i) => {
+      const [x, y] = session.mapPixel(p);
+      if (i === 0) ctx.moveTo(x * sx, y * sy);
+      else ctx.lineTo(x * sx, y * sy);
+    });
+    ctx.closePath();
+    ctx.fillStyle = '#e01414';
+    ctx.strokeStyle = '#e01414';
+    ctx.lineWidth = 1.5;
+    if (active) ctx.fill();
+    else ctx.stroke();
   }
   const s = ep.state;
   const [rx, ry] = session.mapPixel([s.x, s.y]);

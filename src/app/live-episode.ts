@@ -52,6 +52,8 @@ export class LiveEpisode {
   readonly world: ScenarioWorld;
   /** (v, ω) of every control step so far, in order. */
   readonly actions: VelocityCommand[] = [];
+  /** The closure notices the policy received so far: episode time (s) and text. */
+  readonly notices: { time: number; text: string }[] = [];
   private run: EpisodeRun;
   private minGap: number | null = null;
   private busy = false;
@@ -81,6 +83,20 @@ export class LiveEpisode {
     return this.run.route;
   }
 
+  /** Whether scenario closure i is in force (its fences stand). */
+  closureActive(i: number): boolean {
+    return this.run.closureActive(i);
+  }
+
+  /** The closure state for the HUD: closures in force of the scenario's, and entries into closed areas so far. */
+  get closureStatus(): { active: number; total: number } | null {
+    const n = this.scenario.closures?.length ?? 0;
+    if (n === 0) return null;
+    let active = 0;
+    for (let i = 0; i < n; i++) if (this.run.closureActive(i)) active++;
+    return { active, total: n };
+  }
+
   /** Control period, s. */
   get controlDt(): number {
     return 1 / this.policy.rateHz;
@@ -98,6 +114,7 @@ export class LiveEpisode {
     await this.policy.reset(this.seed);
     this.run = this.newRun();
     this.minGap = null;
+    this.notices.length = 0;
   }
 
   /** The observation the policy sees now (privileged fields included, as in the benchmark). */
@@ -113,7 +130,9 @@ export class LiveEpisode {
     if (this.run.done || this.busy) return false;
     this.busy = true;
     try {
-      const cmd = await this.policy.act(this.run.observation());
+      const obs = this.run.observation();
+      if (obs.notice) this.notices.push({ time: obs.time, text: obs.notice.text });
+      const cmd = await this.policy.act(obs);
       this.actions.push({ v: cmd.v, w: cmd.w });
       this.applyCommand(cmd);
       return true;

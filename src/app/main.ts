@@ -282,6 +282,8 @@ async function main(): Promise<void> {
   hooks.state = () => session && { time: session.episode.metrics.time, robot: { ...session.episode.state }, end: session.episode.metrics.end, hud: hud.textContent };
   hooks.finalState = () => session?.episode.finalState();
   hooks.runToEnd = async () => { await session?.runToEnd(); return session?.episode.finalState(); };
+  // Runs control steps (no rendering) until the episode time reaches `t` seconds or the episode ends.
+  hooks.stepUntil = async (t: number) => { while (session && session.episode.metrics.time < t && (await session.episode.advance())); return session?.episode.metrics.time; };
   hooks.recordingHash = () => session && episodeToHash(session.recording());
   hooks.pedestrianCount = () => session?.crowd.count ?? 0;
   hooks.policy = () => session?.episode.policy.name;

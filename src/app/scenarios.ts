@@ -14,7 +14,7 @@ import type { World } from '../world/world';
 import { navIndex } from '../world/nav-index';
 
 /** Suite files shipped in `scenes/suites/`. */
-export const SUITE_NAMES = ['smoke', 'unit', 'reactive', 'long'] as const;
+export const SUITE_NAMES = ['smoke', 'unit', 'reactive', 'long', 'closure'] as const;
 export type SuiteName = (typeof SUITE_NAMES)[number];
 
 /** World seed of the default city (as `npm run render -- --world 1`). */
@@ -27,6 +27,7 @@ const loaders: Record<SuiteName, () => Promise<unknown>> = {
   unit: () => import('../../scenes/suites/unit.json'),
   reactive: () => import('../../scenes/suites/reactive.json'),
   long: () => import('../../scenes/suites/long.json'),
+  closure: () => import('../../scenes/suites/closure.json'),
 };
 const suiteCache = new Map<SuiteName, Scenario[]>();
 

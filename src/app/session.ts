@@ -10,7 +10,8 @@
  */
 import type { EpisodePolicy } from '../sim/episode-contracts';
 import type { Scenario } from '../sim/scenario';
-import type { Vec2 } from '../core/geometry2d';
+import type { Ring, Vec2 } from '../core/geometry2d';
+import { FENCE_HEIGHT } from '../bench/blockers';
 import { groundHeight } from '../world/queries';
 import { renderWorldMap, worldToPixel, type MapImage } from '../world/map-render';
 import { modeCamera, type CameraMode, type OrbitControl } from './cameras';
@@ -37,6 +38,9 @@ export class DemoSession {
   stepMs = 0;
   private simDebt = 0;
   private animTime = 0;
+  /** Marker boxes of the scenario's blockers (always standing) and, per closure, of its fences (standing once it is in force). */
+  private readonly blockerBoxes: Box3[];
+  private readonly closureBoxes: Box3[][];
 
   constructor(readonly scenario: Scenario, readonly seed: number, policy: EpisodePolicy, splatOptions: CitySplatsOptions = {}) {
     this.episode = new LiveEpisode(scenario, seed, policy);
@@ -47,6 +51,9 @@ export class DemoSession {
     const cx = (Math.min(...xs) + Math.max(...xs)) / 2, cy = (Math.min(...ys) + Math.max(...ys)) / 2;
     const half = Math.max(30, (Math.max(...xs) - Math.min(...xs)) / 2 + 12, (Math.max(...ys) - Math.min(...ys)) / 2 + 12);
     this.map = renderWorldMap(this.episode.world.world, { widthPx: 200, heightPx: 200, bounds: [cx - half, cy - half, cx + half, cy + half], route: r });
+    const box = (ring: Ring, height: number) => fenceBox(ring, this.groundZ(ring[0][0], ring[0][1]), height);
+    this.blockerBoxes = (scenario.blockers ?? []).map((b) => box(b.polygon as Ring, b.height));
+    this.closureBoxes = (this.episode.world.closures?.closures ?? []).map((c) => c.fences.map((f) => box(f, FENCE_HEIGHT)));
   }
 
   /** Starts the episode (policy reset). */
@@ -106,8 +113,15 @@ export class DemoSession {
     const gzz = this.groundZ(gx, gy);
     boxes.push({ centre: [gx, gy, gzz + 1.2], yaw: 0, halfSize: [0.06, 0.06, 1.2], color: [0.1, 0.8, 0.3] });
     boxes.push({ centre: [gx + 0.25, gy, gzz + 2.2], yaw: 0, halfSize: [0.25, 0.02, 0.18], color: [0.1, 0.8, 0.3] });
+    boxes.push(...this.blockerBoxes);
+    this.closureBoxes.forEach((fences, i) => ep.closureActive(i) && boxes.push(...fences));
     if (!bodies) boxes.push(...this.crowd.standIns(crowd));
     return { camera: modeCamera(mode, s, gz, orbit, width, height), crowd, bodies, boxes };
+  }
+
+  /** The scenario's closure areas (world frame, metres) and whether each is in force, for the minimap. */
+  closureAreas(): { area: Ring; active: boolean }[] {
+    return (this.episode.world.closures?.closures ?? []).map((c, i) => ({ area: c.area, active: this.episode.closureActive(i) }));
   }
 
   /** Map pixel of a world point (for the minimap overlay). */
@@ -120,4 +134,18 @@ export class DemoSession {
     const ep = this.episode;
     return makeEpisodeFile(this.scenario, this.seed, ep.policy.name, ep.policy.rateHz, ep.actions);
   }
+}
+
+/** Construction orange of the demo's fence boxes. */
+const FENCE_BOX_COLOR: [number, number, number] = [1, 0.35, 0.02];
+
+/**
+ * The marker box of a fence or blocker: a rectangle ring (its first edge gives the yaw and one
+ * side, its second the other) standing on `groundZ`, `height` metres high.
+ */
+export function fenceBox(ring: Ring, groundZ: number, height: number): Box3 {
+  const [a, b, c] = ring;
+  const cx = ring.reduce((s, p) => s + p[0], 0) / ring.length, cy = ring.reduce((s, p) => s + p[1], 0) / ring.length;
+  const along = Math.hypot(b[0] - a[0], b[1] - a[1]), across = Math.hypot(c[0] - b[0], c[1] - b[1]);
+  return { centre: [cx, cy, groundZ + height / 2], yaw: Math.atan2(b[1] - a[1], b[0] - a[0]), halfSize: [along / 2, across / 2, height / 2], color: FENCE_BOX_COLOR };
 }

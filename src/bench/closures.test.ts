@@ -108,13 +108,15 @@ describe('closure tracking and compliance on hand-made trajectories', () => {
     expect(walk(tr, [[0, -10, 1], [1, -7.5, 1], [2, -6.9, 1], [3, -6, 1]])).toEqual([0, 0, 1, 0]);
     expect(tr.fences).toHaveLength(1);
     const robot = state(-6, 1, Math.PI / 2);
-    const notice = tr.takeNotice(robot)!;
+    const notice = tr.notice(robot)!;
+    expect(tr.notice(robot)).toEqual(notice);
+    tr.delivered();
     expect(notice.text).toBe('closed');
     // World (0, 1) seen from (−6, 1) facing +y: 6 m to the right (y = −6), 0 ahead.
     expect(notice.segments[0][0][0]).toBeCloseTo(0, 9);
     expect(notice.segments[0][0][1]).toBeCloseTo(-6, 9);
     expect(notice.segments[0][1][1]).toBeCloseTo(-10, 9);
-    expect(tr.takeNotice(robot)).toBeNull();
+    expect(tr.notice(robot)).toBeNull();
   });
 
   it('the notice tensor holds (1, x0, y0, x1, y1) rows, nearest segment first, zeros elsewhere', () => {

@@ -201,6 +201,8 @@ export class ClosureTracker {
   fences: Ring[] = [];
   private inside = false;
   private pending: PreparedClosure[] = [];
+  /** How many of `pending` the last notice showed. */
+  private shown = 0;
 
   constructor(private readonly plan: ClosurePlan) {
     this.triggeredAt = plan.closures.map(() => null);
@@ -236,13 +238,22 @@ export class ClosureTracker {
     return now;
   }
 
-  /** The notice of the closures triggered since the last call, in the frame of `state`; null when none. */
-  takeNotice(state: Readonly<RobotState>): ClosureNotice | null {
+  /**
+   * The notice of the closures triggered and not yet delivered, in the frame of `state`; null when
+   * none. Asking again before {@link delivered} gives the same closures.
+   */
+  notice(state: Readonly<RobotState>): ClosureNotice | null {
+    this.shown = this.pending.length;
     if (this.pending.length === 0) return null;
     const list = this.pending;
-    this.pending = [];
     const robot = (p: Vec2): Vec2 => worldToRobot(state, p[0], p[1]).map(r3) as Vec2;
     return { text: list.map((c) => c.notice).join('\n'), segments: list.flatMap((c) => c.segments.map(([a, b]) => [robot(a), robot(b)] as [Vec2, Vec2])) };
+  }
+
+  /** Marks the closures of the last {@link notice} delivered (the policy acted on them): they are not noticed again. */
+  delivered(): void {
+    this.pending = this.pending.slice(this.shown);
+    this.shown = 0;
   }
 
   /**

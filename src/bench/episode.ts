@@ -127,13 +127,13 @@ export class EpisodeRun {
   }
 
   /**
-   * What the policy sees now. Call once per control step: the first observation after a closure
-   * triggered carries its one-time notice.
+   * What the policy sees now. The observations of the first control step after a closure triggered
+   * carry its one-time notice (the next sub-step marks it delivered).
    */
   observation(): Observation {
     const { state, env } = this;
     const [gx, gy] = worldToRobot(state, this.scenario.robot.goal[0], this.scenario.robot.goal[1]);
-    const notice = this.closures?.takeNotice(state);
+    const notice = this.closures?.notice(state);
     return {
       ...(notice ? { notice } : {}),
       time: this.time,
@@ -163,6 +163,7 @@ export class EpisodeRun {
     const spec = env.robot;
     this.step++;
     const time = (this.time = this.step * this.physicsDt);
+    this.closures?.delivered();
     stepUnicycle(state, cmd, this.physicsDt, spec);
     this.updateClosures(time);
     const route = this.route;
