@@ -27,6 +27,14 @@ try {
     const page = await h.open(query);
     await page.waitForFunction(() => (window as unknown as { curbsideDemo: { frames: number } }).curbsideDemo.frames >= 1, undefined, { timeout: 120_000 });
     if (stepTo[name]) await page.evaluate((t) => (window as unknown as { curbsideDemo: { stepUntil: (t: number) => Promise<number> } }).curbsideDemo.stepUntil(t), stepTo[name]);
+    if (name === 'closure-orbit') {
+      // Turn the orbit camera to look past the robot at the closed crosswalk, and pull back a little.
+      await page.mouse.move(600, 400);
+      await page.mouse.down();
+      await page.mouse.move(480, 430, { steps: 5 });
+      await page.mouse.up();
+      await page.mouse.wheel(0, 300);
+    }
     const at = await page.evaluate(() => (window as unknown as { curbsideDemo: { frames: number } }).curbsideDemo.frames);
     await page.waitForFunction((n) => (window as unknown as { curbsideDemo: { frames: number } }).curbsideDemo.frames >= n + 2, at, { timeout: 120_000 });
     await page.screenshot({ path: `${out}/${name}.png` });

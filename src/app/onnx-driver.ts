@@ -10,6 +10,7 @@
  * the frame runJob renders after the previous step. Image-goal models get a goal image rendered
  * once per episode from the goal, looking along the route's last segment (no pedestrians).
  */
+import { BlockedBackground, scenarioBackground } from '../bench/scenario-background';
 import type { EpisodePolicy, Observation } from '../sim/episode-contracts';
 import { CAMERA_OVERSAMPLE, CAMERA_VIEW_DISTANCE } from '../bench/headless-api';
 import { singleEnvironmentPolicy } from '../policy/episode-adapter';
@@ -77,8 +78,11 @@ export class CameraPolicy implements EpisodePolicy {
   async attach(episode: LiveEpisode): Promise<void> {
     const { width, height } = this.onnx.manifest.image;
     this.episode = episode;
+    // Procedural worlds: the benchmark camera's background (blockers' fences, closure fences once in force).
+    const background = episode.scenario.world.kind === 'procedural' ? scenarioBackground(episode.scenario, episode.world) : undefined;
+    if (background instanceof BlockedBackground) background.showClosures((k) => episode.closureActive(k));
     this.camera = await RobotCamera.create(this.device, {
-      world: episode.world.world, mount: this.onnx.camera, width: width * CAMERA_OVERSAMPLE, height: height * CAMERA_OVERSAMPLE,
+      world: episode.world.world, background, mount: this.onnx.camera, width: width * CAMERA_OVERSAMPLE, height: height * CAMERA_OVERSAMPLE,
       viewDistance: this.viewDistance, maxPedestrians: DEMO_CAMERA_PEDESTRIANS, seed: episode.seed,
       // The scenario's time of day and weather, as the benchmark's camera sees them.
       conditions: episode.scenario.conditions,

@@ -9,6 +9,7 @@ import { withDevice } from '../../test/gpu-fixture';
 import type { EpisodePolicy } from '../sim/episode-contracts';
 import { DELIVERY_ROBOT } from '../robot/robot-spec';
 import { singleEnvironmentPolicy } from './episode-adapter';
+import { fillClosureInput } from './closure-input';
 import { DiffusionNoise } from './diffusion-noise';
 import { fetchPolicyFiles, type PolicyFiles } from './load-policy';
 import { observationDims, parsePolicyManifest } from './manifest';
@@ -27,6 +28,7 @@ import pointGoalUrl from '../../assets/policies/point-goal/model.onnx?url';
 import cmdUrl from '../../assets/policies/cmd/model.onnx?url';
 import diffusionUrl from '../../assets/policies/diffusion/model.onnx?url';
 import imageGoalUrl from '../../assets/policies/image-goal/model.onnx?url';
+import closuresUrl from '../../assets/policies/closures/model.onnx?url';
 
 /**
  * WebGPU vs wasm outputs, absolute. The inputs differ by at most the observation pass's tolerance
@@ -155,6 +157,36 @@ describe('OnnxPolicy (WebGPU EP on our device)', () => {
       expect(worst).toBeLessThan(OUTPUT_TOLERANCE);
       const [c] = decodePolicyOutput(manifest, last, 1, DELIVERY_ROBOT).commands;
       expect(c.v).toBeCloseTo(last[0], 6);
+    }));
+
+  it('closure notices reach the model on the notice step only (manifest closures input), as the wasm twin computes', () =>
+    withDevice(async (device) => {
+      const f = await load(closuresUrl);
+      const m = f.manifest;
+      expect(m.closures).toEqual({ input: 'closures', segments: 8 });
+      const policy = await OnnxPolicy.create(device, { ...f, batch: 2 });
+      const images = [makeTestImage(40, 30, 1), makeTestImage(40, 30, 2)];
+      const textures = images.map((img) => uploadRgba16f(device, img));
+      const ref = new ObservationRingReference(observationConfig(m), 2);
+      const notices = [null, { text: 'Sidewalk closed', segments: [[[4, 1], [10, 1]], [[4, 3], [10, 3]]] as [[number, number], [number, number]][] }];
+      try {
+        await policy.reset(1);
+        const withNotice = await policy.runModel(observation(textures, { notices }));
+        const frame = ref.push(images);
+        const cpu = await runWasm(closuresUrl, {
+          obs: { data: frame, dims: [2, ...observationDims(m)] },
+          closures: { data: fillClosureInput(new Float32Array(2 * 8 * 5), notices, 2, 8), dims: [2, 8, 5] },
+        });
+        expect(maxAbsDiff(withNotice, cpu)).toBeLessThan(OUTPUT_TOLERANCE);
+        const without = await policy.runModel(observation(textures));
+        // Environment 1's two noticed segments took 2 × 0.2 m/s off v, only on the notice step; environment 0 saw none.
+        expect(withNotice[2] - without[2]).toBeCloseTo(-0.4, 5);
+        expect(withNotice[0]).toBeCloseTo(without[0], 6);
+        expect(withNotice[3]).toBeCloseTo(without[3], 6);
+      } finally {
+        policy.destroy();
+        for (const t of textures) t.destroy();
+      }
     }));
 
   it('diffusion: noise from the seed matches the wasm twin; same seed same output, other seed differs', () =>

@@ -12,6 +12,7 @@
  * | `cmd`            | T = 1             | none   | cmd [B, 2] (v, ω)              |                              |
  * | `diffusion`      | T = 1             | none   | waypoints [B, 5, 2], metres    | noise input [B, 5, 2]        |
  * | `image-goal`     | T = 1             | image  | waypoints [B, 5, 2], metres    | goal image [B, 3, H, W]      |
+ * | `closures`       | T = 1             | none   | cmd [B, 2] (v, ω)              | closure notice [B, 8, 5]     |
  *
  * Trunk of every model: Conv 3×3 stride 2 (→ 4 channels) + ReLU → GlobalAveragePool → Flatten →
 X
@@ -227,9 +228,38 @@ function imageGoal(seed: number): Example {
   };
 }
 
+/** Rows of the `closures` example's notice input (manifest `closures.segments`). */
+const CLOSURE_SEGMENTS = 8;
+
+function closures(seed: number): Example {
+  const rng = createRng(seed);
+  const g = new GraphBuilder('closures');
+  const obs = g.input('obs', ['B', 1, 3, H, W]);
+  const notice = g.input('closures', ['B', CLOSURE_SEGMENTS, 5]);
+  const feat = trunk(g, g.node('Reshape', [obs, g.constInt64([-1, 3, H, W])]), 3, rng);
+  const joined = g.node('Concat', [feat, g.node('Reshape', [notice, g.constInt64([-1, CLOSURE_SEGMENTS * 5])])], { axis: 1 });
+  // Notice rows: each valid flag (column 0 of a segment row) takes 0.2 m/s off v; coordinates are ignored.
+  const weights = [...uniform(rng, FEATURES * 2, 0.05), ...Array.from({ length: CLOSURE_SEGMENTS * 5 * 2 }, (_, i) => (i % 10 === 0 ? -0.2 : 0))];
+  g.output('cmd', g.node('Gemm', [joined, g.constFloat([FEATURES + CLOSURE_SEGMENTS * 5, 2], weights), g.constFloat([2], [0.8, 0.1])]), ['B', 2]);
+  return {
+    name: 'closures',
+    model: g.build('Curbside example: single frame + closure notice [B, 8, 5] → (v, ω); each noticed segment slows v by 0.2 m/s.'),
+    manifest: {
+      name: 'example closures',
+      rateHz: 5,
+      image: { width: W, height: H },
+      context: { frames: 1, spacing: 0.2 },
+      normalization: { ...IMAGENET, appliedBy: 'curbside' },
+      inputs: { observation: 'obs' },
+      output: { kind: 'cmd', name: 'cmd' },
+      closures: { input: 'closures', segments: CLOSURE_SEGMENTS },
+    },
+  };
+}
+
 /** Builds every example (deterministic) without writing. */
 export function buildExamples(): Example[] {
-  return [singleFrame(1), context3(2), pointGoal(3), cmd(4), diffusion(5), imageGoal(6)].map((e) => ({
+  return [singleFrame(1), context3(2), pointGoal(3), cmd(4), diffusion(5), imageGoal(6), closures(7)].map((e) => ({
     ...e,
     manifest: { format: MANIFEST_FORMAT, ...e.manifest },
   }));
