@@ -18,6 +18,7 @@ import { fetchPolicyFiles } from '../policy/load-policy';
 import { parsePolicyManifest, type PolicyManifest } from '../policy/manifest';
 import { OnnxPolicy } from '../policy/onnx-policy';
 import { RobotCamera, type PedestrianView } from '../sensors/robot-camera';
+import { MapObservationBatch } from '../sensors/map-observation';
 import { DELIVERY_ROBOT } from '../robot/robot-spec';
 import type { VelocityCommand } from '../robot/unicycle';
 import type { LiveEpisode } from './live-episode';
@@ -64,6 +65,8 @@ export class CameraPolicy implements EpisodePolicy {
   private readonly adapter: ReturnType<typeof singleEnvironmentPolicy>;
   private rendered = false;
   private disposed = false;
+  /** The map observation, for models with a map input. */
+  private maps: MapObservationBatch | null = null;
 
   constructor(private readonly device: GPUDevice, readonly onnx: OnnxPolicy, private readonly viewDistance = CAMERA_VIEW_DISTANCE) {
     this.name = onnx.name;
@@ -71,6 +74,7 @@ export class CameraPolicy implements EpisodePolicy {
     this.adapter = singleEnvironmentPolicy(onnx, {
       current: () => this.camera!.target.color,
       goalImage: onnx.goal === 'image' ? () => this.goalTexture! : undefined,
+      map: onnx.manifest.map ? (obs) => this.maps!.fill([obs.state]) : undefined,
     });
   }
 
@@ -81,6 +85,11 @@ export class CameraPolicy implements EpisodePolicy {
     // Procedural worlds: the benchmark camera's background (blockers' fences, closure fences once in force).
     const background = episode.scenario.world.kind === 'procedural' ? scenarioBackground(episode.scenario, episode.world) : undefined;
     if (background instanceof BlockedBackground) background.showClosures((k) => episode.closureActive(k));
+    const spec = this.onnx.manifest.map;
+    if (spec) {
+      this.maps ??= new MapObservationBatch(spec, 1);
+      this.maps.load(0, episode.world.world, episode.scenario.robot.route);
+    }
     this.camera = await RobotCamera.create(this.device, {
       world: episode.world.world, background, mount: this.onnx.camera, width: width * CAMERA_OVERSAMPLE, height: height * CAMERA_OVERSAMPLE,
       viewDistance: this.viewDistance, maxPedestrians: DEMO_CAMERA_PEDESTRIANS, seed: episode.seed,

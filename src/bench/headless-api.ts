@@ -21,6 +21,7 @@ import { ExpertPolicy } from '../policy/expert-policy';
 import { CommandPerturbation } from '../policy/command-perturbation';
 import { deriveSeed } from '../core/random';
 import { CameraBatch, type CameraSlotView } from '../sensors/camera-batch';
+import { MapObservationBatch } from '../sensors/map-observation';
 import { DEFAULT_CAMERA_MOUNT } from '../policy/manifest';
 import { readTextureBytes } from '../gpu/readback';
 import { toBase64 } from '../core/bytes';
@@ -214,6 +215,9 @@ class SlotCameras {
  */
 function cameraPolicy(session: Session, model: ModelPolicy, cameras: CameraBatch, ring: FrameRing): BatchEpisodePolicy<BenchJob, ScenarioWorld> {
   const views = new SlotCameras(session, cameras, model.rateHz);
+  // Models with a map input: each slot's map observation around its route (map-observation.ts).
+  const spec = model.manifest.map;
+  const maps = spec ? new MapObservationBatch(spec, cameras.slots) : null;
   const adapter = batchedEnvironmentPolicy(model, {
     async render(observations) {
       await views.render(observations);
@@ -221,12 +225,14 @@ function cameraPolicy(session: Session, model: ModelPolicy, cameras: CameraBatch
       ring.push(frames, observations.map((o) => o?.time ?? null));
       return observations.map((_, i) => cameras.frame(i));
     },
+    ...(maps ? { maps: (observations) => maps.fill(observations.map((o) => o?.state ?? null)) } : {}),
   });
   return {
     name: model.name,
     rateHz: model.rateHz,
     async reset(slot, start) {
       await views.load(slot, start);
+      maps?.load(slot, start.world.world, start.job.scenario.robot.route);
       ring.reset(slot);
       await adapter.reset(slot, start.job.seed);
     },

@@ -16,6 +16,8 @@ export interface FrameSource {
   current(): GPUTexture;
   /** The goal image, for image-goal policies. */
   goalImage?(): GPUTexture;
+  /** The map observation, [1, 3, H, W], for policies with a map input. */
+  map?(obs: SingleObservation): Float32Array;
 }
 
 /** The single-environment observation fields the adapter reads (a subset of the loop's Observation). */
@@ -39,6 +41,8 @@ export interface BatchFrameSource {
   render(observations: readonly (SingleObservation | null)[]): Promise<readonly GPUTexture[]>;
   /** The goal image of each slot, for image-goal policies. */
   goalImages?(): readonly GPUTexture[];
+  /** The map observation of every slot, [B, 3, H, W] (src/sensors/map-observation.ts), for policies with a map input. */
+  maps?(observations: readonly (SingleObservation | null)[]): Float32Array;
 }
 
 /**
@@ -69,6 +73,7 @@ export function batchedEnvironmentPolicy(policy: Policy, frames: BatchFrameSourc
         states: observations.map((o) => ({ ...(o ?? first).state })),
         time: first.time,
         ...(observations.some((o) => o?.notice) ? { notices: observations.map((o) => o?.notice ?? null) } : {}),
+        ...(frames.maps ? { maps: frames.maps(observations) } : {}),
       });
       adapter.lastWaypoints = observations.map((o, i) => (o ? action.waypoints?.[i] : undefined));
       return action.commands.map((c, i) => (observations[i] ? c : null));
@@ -89,6 +94,7 @@ export function singleEnvironmentPolicy(policy: Policy, frames: FrameSource) {
   const batched = batchedEnvironmentPolicy(policy, {
     render: async () => [frames.current()],
     goalImages: frames.goalImage && (() => [frames.goalImage!()]),
+    maps: frames.map && ((observations) => frames.map!(observations[0]!)),
   });
   const adapter = {
     name: policy.name,

@@ -2,7 +2,7 @@
  * The policy manifest: the JSON file beside a model (`model.onnx` + `model.json`) that states the
  * contract of the product brief ("Policy contract (ONNX)"): image size, frames of context and their
  * spacing, normalisation, goal type, output kind, control rate, tensor names, an optional diffusion
- * noise input, an optional closure-notice input, and the camera mount the model was trained with.
+ * noise input, optional closure-notice and map inputs, and the camera mount the model was trained with.
  *
  * Validated with zod; every error names the file and the field (`model.json: image.width: …`).
  */
@@ -119,6 +119,22 @@ export const policyManifestSchema = z
      * rows of (valid, x0, y0, x1, y1) in the robot frame, metres; non-zero only on the step a notice arrives.
      */
     closures: z.object({ input: tensorName, segments: positiveInt.max(64).default(8) }).strict().optional(),
+    /**
+     * A map observation as an input (src/sensors/map-observation.ts): [B, 3, H, W] float32 RGB in
+     * [0, 1], a top-down map around the robot at `metresPerPixel`, no route drawn.
+     */
+    map: z
+      .object({
+        input: tensorName,
+        width: positiveInt.max(512),
+        height: positiveInt.max(512),
+        metresPerPixel: finite.positive().max(10),
+        orientation: z.enum(['north-up', 'heading-up']).default('heading-up'),
+        marker: z.boolean().default(true),
+        labels: z.boolean().default(true),
+      })
+      .strict()
+      .optional(),
   })
   .strict()
   .superRefine((m, ctx) => {
@@ -133,7 +149,7 @@ export const policyManifestSchema = z
     if (m.context.frames > 1 && Math.round(steps) < 1) {
       ctx.addIssue({ code: 'custom', path: ['context', 'spacing'], message: 'must be at least one control step (1/rateHz)' });
     }
-    const names = [m.inputs.observation, m.goal.type !== 'none' ? m.goal.input : undefined, m.noise?.input, m.closures?.input].filter(Boolean);
+    const names = [m.inputs.observation, m.goal.type !== 'none' ? m.goal.input : undefined, m.noise?.input, m.closures?.input, m.map?.input].filter(Boolean);
     if (new Set(names).size !== names.length) {
       ctx.addIssue({ code: 'custom', path: ['inputs'], message: `input names must be distinct, got ${names.join(', ')}` });
     }

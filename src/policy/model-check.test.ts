@@ -26,7 +26,7 @@ function edit(m: PolicyManifest, patch: (m: PolicyManifest) => void): PolicyMani
 
 describe('checkModelAgainstManifest', () => {
   it('accepts every shipped example', async () => {
-    for (const name of ['single-frame', 'context3', 'point-goal', 'cmd', 'diffusion', 'image-goal', 'closures']) {
+    for (const name of ['single-frame', 'context3', 'point-goal', 'cmd', 'diffusion', 'image-goal', 'urban']) {
       const { manifest, session, file } = await example(name);
       expect(() => checkModelAgainstManifest(file, manifest, session.inputMetadata, session.outputMetadata, 3)).not.toThrow();
       await session.release();

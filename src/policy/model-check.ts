@@ -39,7 +39,7 @@ export class ModelMismatchError extends UserError {
  * fixed batch must match it), otherwise free.
  *
  * Observation: [B, T, 3, H, W] (`BTCHW`) or [B, 3T, H, W] (`BCHW`); point goal [B, 2] (robot frame,
- * metres); image goal [B, 3, H, W]; noise [B, …noise.shape]; closure notices [B, K, 5].
+ * metres); image goal [B, 3, H, W]; noise [B, …noise.shape]; closure notices [B, K, 5]; map [B, 3, H, W].
  */
 export function expectedInputs(m: PolicyManifest, batch?: number): ExpectedTensor[] {
   const b = batch ?? null;
@@ -48,6 +48,7 @@ export function expectedInputs(m: PolicyManifest, batch?: number): ExpectedTenso
   if (m.goal.type === 'image') out.push({ field: 'goal.input', name: m.goal.input, dims: [b, 3, m.image.height, m.image.width] });
   if (m.noise) out.push({ field: 'noise.input', name: m.noise.input, dims: [b, ...m.noise.shape] });
   if (m.closures) out.push({ field: 'closures.input', name: m.closures.input, dims: [b, m.closures.segments, CLOSURE_ROW] });
+  if (m.map) out.push({ field: 'map.input', name: m.map.input, dims: [b, 3, m.map.height, m.map.width] });
   return out;
 }
 
@@ -106,7 +107,7 @@ export function checkModelAgainstManifest(
     if (p) problems.push(p);
   }
   for (const got of inputs) {
-    if (!wantIn.some((w) => w.name === got.name)) problems.push(`${file}: input '${got.name}' is not fed by the manifest (not the observation, goal, noise or closures input)`);
+    if (!wantIn.some((w) => w.name === got.name)) problems.push(`${file}: input '${got.name}' is not fed by the manifest (not the observation, goal, noise, closures or map input)`);
   }
   const wantOut = expectedOutput(m, batch);
   const gotOut = outputs.find((t) => t.name === wantOut.name);

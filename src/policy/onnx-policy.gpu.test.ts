@@ -28,7 +28,7 @@ import pointGoalUrl from '../../assets/policies/point-goal/model.onnx?url';
 import cmdUrl from '../../assets/policies/cmd/model.onnx?url';
 import diffusionUrl from '../../assets/policies/diffusion/model.onnx?url';
 import imageGoalUrl from '../../assets/policies/image-goal/model.onnx?url';
-import closuresUrl from '../../assets/policies/closures/model.onnx?url';
+import urbanUrl from '../../assets/policies/urban/model.onnx?url';
 
 /**
  * WebGPU vs wasm outputs, absolute. The inputs differ by at most the observation pass's tolerance
@@ -159,29 +159,37 @@ describe('OnnxPolicy (WebGPU EP on our device)', () => {
       expect(c.v).toBeCloseTo(last[0], 6);
     }));
 
-  it('closure notices reach the model on the notice step only (manifest closures input), as the wasm twin computes', () =>
+  it('closure notices (on the notice step only) and the map observation reach the model (manifest closures and map inputs), as the wasm twin computes', () =>
     withDevice(async (device) => {
-      const f = await load(closuresUrl);
+      const f = await load(urbanUrl);
       const m = f.manifest;
       expect(m.closures).toEqual({ input: 'closures', segments: 8 });
+      expect(m.map).toMatchObject({ input: 'map', width: 16, height: 16 });
       const policy = await OnnxPolicy.create(device, { ...f, batch: 2 });
       const images = [makeTestImage(40, 30, 1), makeTestImage(40, 30, 2)];
       const textures = images.map((img) => uploadRgba16f(device, img));
       const ref = new ObservationRingReference(observationConfig(m), 2);
       const notices = [null, { text: 'Sidewalk closed', segments: [[[4, 1], [10, 1]], [[4, 3], [10, 3]]] as [[number, number], [number, number]][] }];
+      // Environment 0's map all red 0.6, environment 1's black.
+      const maps = new Float32Array(2 * 3 * 16 * 16);
+      maps.fill(0.6, 0, 256);
       try {
         await policy.reset(1);
-        const withNotice = await policy.runModel(observation(textures, { notices }));
+        await expect(policy.runModel(observation(textures, { notices }))).rejects.toThrow(/map input needs maps of 1536 floats/);
+        await policy.reset(1);
+        const withNotice = await policy.runModel(observation(textures, { notices, maps }));
         const frame = ref.push(images);
-        const cpu = await runWasm(closuresUrl, {
+        const cpu = await runWasm(urbanUrl, {
           obs: { data: frame, dims: [2, ...observationDims(m)] },
           closures: { data: fillClosureInput(new Float32Array(2 * 8 * 5), notices, 2, 8), dims: [2, 8, 5] },
+          map: { data: maps, dims: [2, 3, 16, 16] },
         });
         expect(maxAbsDiff(withNotice, cpu)).toBeLessThan(OUTPUT_TOLERANCE);
-        const without = await policy.runModel(observation(textures));
-        // Environment 1's two noticed segments took 2 × 0.2 m/s off v, only on the notice step; environment 0 saw none.
+        const without = await policy.runModel(observation(textures, { maps: new Float32Array(maps.length) }));
+        // Environment 1's two noticed segments took 2 × 0.2 m/s off v, only on the notice step;
+        // environment 0's red map added 0.5 × 0.6 m/s.
         expect(withNotice[2] - without[2]).toBeCloseTo(-0.4, 5);
-        expect(withNotice[0]).toBeCloseTo(without[0], 6);
+        expect(withNotice[0] - without[0]).toBeCloseTo(0.3, 5);
         expect(withNotice[3]).toBeCloseTo(without[3], 6);
       } finally {
         policy.destroy();

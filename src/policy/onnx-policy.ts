@@ -146,6 +146,11 @@ export class OnnxPolicy implements Policy {
       feeds[m.goal.input] = this.goalTensor!;
     }
     if (this.noise && m.noise) feeds[m.noise.input] = new this.ort.Tensor('float32', this.noise.next(), [this.batch, ...m.noise.shape]);
+    if (m.map) {
+      const n = this.batch * 3 * m.map.height * m.map.width;
+      if (obs.maps?.length !== n) throw new Error(`${m.name}: map input needs maps of ${n} floats ([${this.batch}, 3, ${m.map.height}, ${m.map.width}]), got ${obs.maps?.length ?? 'none'}`);
+      feeds[m.map.input] = new this.ort.Tensor('float32', obs.maps, [this.batch, 3, m.map.height, m.map.width]);
+    }
     if (m.closures) {
       const k = m.closures.segments;
       this.closureInput ??= new Float32Array(this.batch * k * CLOSURE_ROW);

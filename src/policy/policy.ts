@@ -38,6 +38,11 @@ export interface PolicyObservation {
    * observation after a closure triggered (null: none this step). Absent when no environment has one.
    */
   notices?: readonly (ClosureNotice | null)[];
+  /**
+   * The map observation of every environment, [B, 3, H, W] float32 RGB in [0, 1]
+   * (src/sensors/map-observation.ts), for policies whose manifest has `map`.
+   */
+  maps?: Float32Array;
 }
 
 /** What a policy returns for one control step. */

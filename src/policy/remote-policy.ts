@@ -209,7 +209,12 @@ export class RemotePolicy implements Policy {
       ...(obs.notices ? { notices: obs.notices.map((n) => (n ? { text: n.text, segments: n.segments.map(([a, b]) => [[a[0], a[1]], [b[0], b[1]]] as [Vec2, Vec2]) } : null)) } : {}),
     };
     const shape = [this.batch, m.context.frames, 3, m.image.height, m.image.width];
-    const flat = await this.link.exchange(header, [{ name: 'observation', shape, data }], m, this.batch);
+    const tensors: { name: string; shape: number[]; data: Float32Array }[] = [{ name: 'observation', shape, data }];
+    if (m.map) {
+      if (obs.maps?.length !== this.batch * 3 * m.map.height * m.map.width) throw new Error(`${this.name}: the spec's map needs maps [${this.batch}, 3, ${m.map.height}, ${m.map.width}]`);
+      tensors.push({ name: 'map', shape: [this.batch, 3, m.map.height, m.map.width], data: obs.maps });
+    }
+    const flat = await this.link.exchange(header, tensors, m, this.batch);
     return decodePolicyOutput(m, flat, this.batch, this.robot);
   }
 

@@ -12,7 +12,7 @@
  * | `cmd`            | T = 1             | none   | cmd [B, 2] (v, ω)              |                              |
  * | `diffusion`      | T = 1             | none   | waypoints [B, 5, 2], metres    | noise input [B, 5, 2]        |
  * | `image-goal`     | T = 1             | image  | waypoints [B, 5, 2], metres    | goal image [B, 3, H, W]      |
- * | `closures`       | T = 1             | none   | cmd [B, 2] (v, ω)              | closure notice [B, 8, 5]     |
+ * | `urban`          | T = 1             | none   | cmd [B, 2] (v, ω)              | closure notice [B, 8, 5], map [B, 3, 16, 16] |
  *
  * Trunk of every model: Conv 3×3 stride 2 (→ 4 channels) + ReLU → GlobalAveragePool → Flatten →
 X
@@ -228,24 +228,34 @@ function imageGoal(seed: number): Example {
   };
 }
 
-/** Rows of the `closures` example's notice input (manifest `closures.segments`). */
+/** Rows of the `urban` example's closure-notice input (manifest `closures.segments`). */
 const CLOSURE_SEGMENTS = 8;
+/** Side of the `urban` example's map input, pixels (manifest `map.width`, `map.height`). */
+const MAP_PX = 16;
 
-function closures(seed: number): Example {
+function urban(seed: number): Example {
   const rng = createRng(seed);
-  const g = new GraphBuilder('closures');
+  const g = new GraphBuilder('urban');
   const obs = g.input('obs', ['B', 1, 3, H, W]);
   const notice = g.input('closures', ['B', CLOSURE_SEGMENTS, 5]);
+  const map = g.input('map', ['B', 3, MAP_PX, MAP_PX]);
   const feat = trunk(g, g.node('Reshape', [obs, g.constInt64([-1, 3, H, W])]), 3, rng);
-  const joined = g.node('Concat', [feat, g.node('Reshape', [notice, g.constInt64([-1, CLOSURE_SEGMENTS * 5])])], { axis: 1 });
-  // Notice rows: each valid flag (column 0 of a segment row) takes 0.2 m/s off v; coordinates are ignored.
-  const weights = [...uniform(rng, FEATURES * 2, 0.05), ...Array.from({ length: CLOSURE_SEGMENTS * 5 * 2 }, (_, i) => (i % 10 === 0 ? -0.2 : 0))];
-  g.output('cmd', g.node('Gemm', [joined, g.constFloat([FEATURES + CLOSURE_SEGMENTS * 5, 2], weights), g.constFloat([2], [0.8, 0.1])]), ['B', 2]);
+  const mapMean = g.node('Flatten', [g.node('GlobalAveragePool', [map])], { axis: 1 });
+  const joined = g.node('Concat', [feat, g.node('Reshape', [notice, g.constInt64([-1, CLOSURE_SEGMENTS * 5])]), mapMean], { axis: 1 });
+  // Notice rows: each valid flag (column 0 of a segment row) takes 0.2 m/s off v; coordinates are
+  // ignored. Map rows: the map's mean red adds 0.5 × it to v, green and blue nothing.
+  const weights = [
+    ...uniform(rng, FEATURES * 2, 0.05),
+    ...Array.from({ length: CLOSURE_SEGMENTS * 5 * 2 }, (_, i) => (i % 10 === 0 ? -0.2 : 0)),
+    0.5, 0, 0, 0, 0, 0,
+  ];
+  const rows = FEATURES + CLOSURE_SEGMENTS * 5 + 3;
+  g.output('cmd', g.node('Gemm', [joined, g.constFloat([rows, 2], weights), g.constFloat([2], [0.8, 0.1])]), ['B', 2]);
   return {
-    name: 'closures',
-    model: g.build('Curbside example: single frame + closure notice [B, 8, 5] → (v, ω); each noticed segment slows v by 0.2 m/s.'),
+    name: 'urban',
+    model: g.build('Curbside example: single frame + closure notice [B, 8, 5] + map [B, 3, 16, 16] → (v, ω); each noticed segment slows v by 0.2 m/s, the map\'s mean red adds half of it.'),
     manifest: {
-      name: 'example closures',
+      name: 'example urban',
       rateHz: 5,
       image: { width: W, height: H },
       context: { frames: 1, spacing: 0.2 },
@@ -253,13 +263,14 @@ function closures(seed: number): Example {
       inputs: { observation: 'obs' },
       output: { kind: 'cmd', name: 'cmd' },
       closures: { input: 'closures', segments: CLOSURE_SEGMENTS },
+      map: { input: 'map', width: MAP_PX, height: MAP_PX, metresPerPixel: 1, orientation: 'heading-up', marker: true, labels: false },
     },
   };
 }
 
 /** Builds every example (deterministic) without writing. */
 export function buildExamples(): Example[] {
-  return [singleFrame(1), context3(2), pointGoal(3), cmd(4), diffusion(5), imageGoal(6), closures(7)].map((e) => ({
+  return [singleFrame(1), context3(2), pointGoal(3), cmd(4), diffusion(5), imageGoal(6), urban(7)].map((e) => ({
     ...e,
     manifest: { format: MANIFEST_FORMAT, ...e.manifest },
   }));
