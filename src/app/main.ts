@@ -283,7 +283,13 @@ async function main(): Promise<void> {
   hooks.finalState = () => session?.episode.finalState();
   hooks.runToEnd = async () => { await session?.runToEnd(); return session?.episode.finalState(); };
   // Runs control steps (no rendering) until the episode time reaches `t` seconds or the episode ends.
-  hooks.stepUntil = async (t: number) => { while (session && session.episode.metrics.time < t && (await session.episode.advance())); return session?.episode.metrics.time; };
+  hooks.stepUntil = async (t: number) => {
+    while (session && session.episode.metrics.time < t && session.episode.metrics.end === 'running') {
+      // A step of the frame loop in flight: wait for it.
+      if (!(await session.episode.advance())) await new Promise((r) => setTimeout(r, 5));
+    }
+    return session?.episode.metrics.time;
+  };
   hooks.recordingHash = () => session && episodeToHash(session.recording());
   hooks.pedestrianCount = () => session?.crowd.count ?? 0;
   hooks.policy = () => session?.episode.policy.name;

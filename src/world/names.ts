@@ -242,3 +242,27 @@ export function nameWorld(net: StreetNetwork, buildings: readonly StaticObject[]
   }
   return { streets, streetOf, addresses: placed.sort((p, q) => p.objectId - q.objectId) };
 }
+
+const namesByWorld = new WeakMap<object, WorldNames>();
+
+/** {@link nameWorld} of a world (its network, buildings and seed), computed once per world object. */
+export function worldNames(world: { network: StreetNetwork; obstacles: readonly StaticObject[]; seed: number }): WorldNames {
+  let names = namesByWorld.get(world);
+  if (!names) {
+    names = nameWorld(world.network, world.obstacles.filter((o) => o.kind === 'building'), world.seed);
+    namesByWorld.set(world, names);
+  }
+  return names;
+}
+
+const signsByWorld = new WeakMap<object, ReadonlyMap<number, string>>();
+
+/** The storefront sign text of each building with a shop, by building object id (computed once per world object). */
+export function shopSigns(world: { network: StreetNetwork; obstacles: readonly StaticObject[]; seed: number }): ReadonlyMap<number, string> {
+  let signs = signsByWorld.get(world);
+  if (!signs) {
+    signs = new Map(worldNames(world).addresses.filter((a) => a.shop !== null).map((a) => [a.objectId, a.shop as string]));
+    signsByWorld.set(world, signs);
+  }
+  return signs;
+}

@@ -8,12 +8,14 @@
  * that neighbours hide) are skipped. Floors are 3.2 m high (the generator's `floors × 3.2 + 1`, the
  * extra metre on the ground floor). Upper floors have rows of windows (1.2 × 1.5 m, sill at 0.9 m,
  * one per 2.6–3.4 m bay); the ground floor of the street face has a door (1.2 × 2.3 m), shop windows
- * and, on about half the buildings, a sign board above them. Roofs: 0.5 m lattice (4 splats/m²,
+ * and a sign board above them: storefronts (a shop name from names.ts) get the name in legible text
+ * (sign.ts), about half of the other buildings a board with abstract lettering. Roofs: 0.5 m lattice (4 splats/m²,
  * σ 0.33 m) with a parapet tint.
  */
 import { createRng } from '../../core/random';
 import type { StaticObject } from '../objects';
 import { hash01, valueNoise } from './noise';
+import { bakeSign, SIGN_OFFSET, signLayout, type SignLayout } from './sign';
 import { type SplatBuilder, X_AXIS, Y_AXIS, Z_AXIS, type Rgb } from './splat-builder';
 
 /** Facade lattice spacing, metres. */
@@ -38,31 +40,16 @@ export const WALL_PALETTE: Rgb[] = [
   [0.66, 0.7, 0.72], // blue-grey
 ];
 const SIGN_PALETTE: Rgb[] = [[0.75, 0.1, 0.1], [0.1, 0.25, 0.6], [0.1, 0.45, 0.2], [0.9, 0.7, 0.1], [0.15, 0.15, 0.15]];
+/** Sign lettering: light on the dark boards, dark on the yellow one. */
+const INK_LIGHT: Rgb = [0.96, 0.96, 0.92];
+const INK_DARK: Rgb = [0.08, 0.08, 0.08];
 const GLASS: Rgb = [0.22, 0.3, 0.38];
 const FRAME: Rgb = [0.9, 0.9, 0.88];
 const DOOR: Rgb = [0.3, 0.2, 0.14];
 
-/**
- * Bakes one building's walls and roof.
- *
- * @param b a `building` obstacle (convex CCW footprint, `height` metres, `front` unit vector).
- * @param baseZ ground height at its base, metres (the curb height behind the frontage).
- * @param worldSeed seeds the facade style through `createRng(worldSeed).fork('facade' + id)`.
- */
-export function bakeBuilding(b: StaticObject, baseZ: number, worldSeed: number, out: SplatBuilder): void {
-  const rng = createRng(worldSeed).fork(`facade${b.id}`);
-  const wall = rng.pick(WALL_PALETTE);
-  const trim: Rgb = [wall[0] * 0.8, wall[1] * 0.8, wall[2] * 0.8];
-  const bay = rng.range(2.6, 3.4);
-  const winW = rng.range(1.0, 1.4), winH = rng.range(1.3, 1.7), sill = 0.9;
-  const hasSign = rng.next() < 0.55;
-  const signCol = rng.pick(SIGN_PALETTE);
-  const shopfront = rng.next() < 0.6;
-  const seed = rng.int(0, 0x7fffffff);
-  const H = b.height;
-  const groundTop = FLOOR_HEIGHT + GROUND_FLOOR_EXTRA;
+/** Index c of the street face (the wall fp[c − 1] → fp[c] whose outward normal best matches `front`). */
+function frontEdgeOf(b: StaticObject): number {
   const fp = b.footprint;
-  // The street face: the wall whose outward normal best matches `front`.
   let frontEdge = -1, bestDot = -Infinity;
   for (let a = fp.length - 1, c = 0; c < fp.length; a = c++) {
     const dx = fp[c][0] - fp[a][0], dy = fp[c][1] - fp[a][1];
@@ -70,6 +57,55 @@ export function bakeBuilding(b: StaticObject, baseZ: number, worldSeed: number, 
     const d = (dy / l) * b.front[0] + (-dx / l) * b.front[1];
     if (d > bestDot) { bestDot = d; frontEdge = c; }
   }
+  return frontEdge;
+}
+
+/** Bottom and top of the sign band above the shop windows, metres above the building's base. */
+const SIGN_BAND: [number, number] = [FLOOR_HEIGHT + GROUND_FLOOR_EXTRA - 1.3, FLOOR_HEIGHT + GROUND_FLOOR_EXTRA - 0.4];
+
+/**
+ * Where a storefront's sign board with `text` goes: centred on the street face, in the band above
+ * the shop windows (0.9 m high, at most 8 m and the wall's length less 1 m wide), {@link SIGN_OFFSET}
+ * in front of the wall; `along` is the reading direction (the wall's direction seen from the street),
+ * `normal` the wall's outward normal. Null when the text does not fit (sign.ts: signLayout).
+ */
+export function storefrontSign(b: StaticObject, baseZ: number, text: string): { layout: SignLayout; centre: [number, number, number]; along: [number, number]; normal: [number, number] } | null {
+  const fp = b.footprint, c = frontEdgeOf(b);
+  const [ax, ay] = fp[(c + fp.length - 1) % fp.length], [bx, by] = fp[c];
+  const len = Math.hypot(bx - ax, by - ay);
+  const dx = (bx - ax) / len, dy = (by - ay) / len;
+  const layout = signLayout(text, Math.min(len - 1, 8), SIGN_BAND[1] - SIGN_BAND[0]);
+  if (!layout) return null;
+  const normal: [number, number] = [dy, -dx];
+  const centre: [number, number, number] = [(ax + bx) / 2 + normal[0] * SIGN_OFFSET, (ay + by) / 2 + normal[1] * SIGN_OFFSET, baseZ + (SIGN_BAND[0] + SIGN_BAND[1]) / 2];
+  return { layout, centre, along: [dx, dy], normal };
+}
+
+/**
+ * Bakes one building's walls and roof, and its storefront sign when `signText` is given.
+ *
+ * @param b a `building` obstacle (convex CCW footprint, `height` metres, `front` unit vector).
+ * @param baseZ ground height at its base, metres (the curb height behind the frontage).
+ * @param worldSeed seeds the facade style through `createRng(worldSeed).fork('facade' + id)`.
+ * @param signText the shop's name (names.ts: `shopSigns`): a board with it in legible text
+ *   ({@link storefrontSign}); without it, about half the buildings get a board with abstract lettering.
+ */
+export function bakeBuilding(b: StaticObject, baseZ: number, worldSeed: number, out: SplatBuilder, signText?: string | null): void {
+  const rng = createRng(worldSeed).fork(`facade${b.id}`);
+  const wall = rng.pick(WALL_PALETTE);
+  const trim: Rgb = [wall[0] * 0.8, wall[1] * 0.8, wall[2] * 0.8];
+  const bay = rng.range(2.6, 3.4);
+  const winW = rng.range(1.0, 1.4), winH = rng.range(1.3, 1.7), sill = 0.9;
+  const sign = signText ? storefrontSign(b, baseZ, signText) : null;
+  const hasSign = rng.next() < 0.55 || sign !== null;
+  const signCol = rng.pick(SIGN_PALETTE);
+  const shopfront = rng.next() < 0.6;
+  const seed = rng.int(0, 0x7fffffff);
+  const H = b.height;
+  const groundTop = FLOOR_HEIGHT + GROUND_FLOOR_EXTRA;
+  const fp = b.footprint;
+  const frontEdge = frontEdgeOf(b);
+  if (sign) bakeSign(out, sign.layout, sign.centre, sign.along, signCol, signCol === SIGN_PALETTE[3] ? INK_DARK : INK_LIGHT);
   const u = [0, 0, 0];
   const S = FACADE_SPACING;
   for (let a = fp.length - 1, c = 0; c < fp.length; a = c++) {
@@ -106,7 +142,7 @@ export function bakeBuilding(b: StaticObject, baseZ: number, worldSeed: number, 
           if (isFront && bi === doorBay && Math.abs(inBay) < 0.6 && z < 2.3) { col = DOOR; k = grain; }
           else if (isFront && hasSign && z > groundTop - 1.3 && z < groundTop - 0.4 && Math.abs(t - len / 2) < Math.min(len / 2 - 0.5, 4)) {
             // Sign board with light "lettering" blocks.
-            const letter = z > groundTop - 1.05 && z < groundTop - 0.65 && hash01(seed, Math.floor(t / 0.3), 9) < 0.6 && Math.abs(t - len / 2) < Math.min(len / 2 - 0.9, 3.4);
+            const letter = !sign && z > groundTop - 1.05 && z < groundTop - 0.65 && hash01(seed, Math.floor(t / 0.3), 9) < 0.6 && Math.abs(t - len / 2) < Math.min(len / 2 - 0.9, 3.4);
             col = letter ? [0.95, 0.95, 0.9] : signCol;
             k = 1;
           } else if (isFront && shopfront && z > 0.5 && z < groundTop - 1.5 && Math.abs(inBay) < bayW / 2 - 0.35) {

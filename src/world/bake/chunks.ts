@@ -19,6 +19,7 @@ import type { Box } from '../geometry';
 import { groundHeight } from '../queries';
 import type { World } from '../world';
 import { bakeBuilding } from './buildings';
+import { shopSigns } from '../names';
 import { bakeFurniture } from './furniture';
 import { bakeCurbFaces, bakeGroundZones, bakeLaneMarkings, bakeSlabJoints, bakeZebraStripes, inHalfOpenBox } from './ground';
 import { deriveSeed } from '../../core/random';
@@ -113,9 +114,10 @@ export function bakeChunk(world: World, grid: ChunkGrid, id: number): BakedChunk
   bakeLaneMarkings(world, box, seed, out);
   bakeZebraStripes(world, box, seed, out);
   bakeSlabJoints(world, box, seed, out);
+  const signs = shopSigns(world);
   for (const ob of world.obstacles) {
     if (!inHalfOpenBox(box, ob.centre[0], ob.centre[1])) continue;
-    if (ob.kind === 'building') bakeBuilding(ob, world.curbHeight, world.seed, out);
+    if (ob.kind === 'building') bakeBuilding(ob, world.curbHeight, world.seed, out, signs.get(ob.id));
     else bakeFurniture(world, ob, groundHeight(world, ob.centre[0], ob.centre[1]), seed, out);
   }
   const origin: [number, number, number] = [box[0], box[1], 0];
