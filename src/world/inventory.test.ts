@@ -84,8 +84,14 @@ describe('world names and inventory (4 seeds, 400 m)', () => {
         expect(l.nodeDistance).toBeLessThanOrEqual(LANDMARK_REACH);
         expect(isWalkable(world, n[0], n[1]), `${l.name}'s node`).toBe(true);
       }
-      // Bus stops are named after their street.
+      // Bus stops, kiosks and fountains are named after their street, statues after whom they honour.
       for (const o of inv.objects.filter((x) => x.kind === 'busShelter' && x.street)) expect(o.name).toMatch(new RegExp(`^${o.street} bus stop`));
+      for (const o of inv.objects.filter((x) => x.kind === 'kiosk' && x.street)) expect(o.name).toMatch(new RegExp(`^${o.street} kiosk`));
+      for (const o of inv.objects.filter((x) => x.kind === 'fountain' && x.street)) expect(o.name).toMatch(new RegExp(`^${o.street} Fountain`));
+      for (const o of inv.objects.filter((x) => x.kind === 'statue' && x.street)) expect(o.name).toMatch(/^Statue of [A-Z]/);
+      // Landmarks of every kind, each reachable (above), and countable bike racks.
+      for (const kind of ['storefront', 'bus-stop', 'kiosk', 'statue', 'fountain'] as const) expect(inv.landmarks.some((l) => l.kind === kind), `seed ${seed}: a ${kind}`).toBe(true);
+      expect(inv.counts.bikeRack ?? 0).toBeGreaterThan(0);
     }
   });
 

@@ -7,7 +7,8 @@
 import type { Vec2 } from './geometry';
 import type { JunctionKind } from './network';
 import type { ObjectKind } from './objects';
-import { namedStreetLine, nameWorld } from './names';
+import { namedStreetLine, nameWorld, STATUE_FIGURES } from './names';
+import { createRng } from '../core/random';
 import { polylineLength, projectOnPolyline } from './polyline';
 import { walkableExtent } from './queries';
 import { BoxGrid } from './spatial-index';
@@ -17,7 +18,7 @@ export const INVENTORY_FORMAT = 'curbside-world-inventory';
 export const INVENTORY_VERSION = 1;
 
 /** Landmark kinds: places an agent can be sent to by name. */
-export type LandmarkKind = 'storefront' | 'bus-stop';
+export type LandmarkKind = 'storefront' | 'bus-stop' | 'kiosk' | 'statue' | 'fountain';
 
 /** An object of the world with its name (where it has one) and the street it stands on. */
 export interface InventoryObject {
@@ -36,7 +37,7 @@ export interface InventoryObject {
   side: 'left' | 'right' | null;
 }
 
-/** A place an agent can be sent to by name: a storefront or a bus stop. */
+/** A place an agent can be sent to by name: a storefront, a bus stop, a kiosk, a statue or a fountain. */
 export interface Landmark {
   /** The object's id (`InventoryObject.id`). */
   id: number;
@@ -44,11 +45,11 @@ export interface Landmark {
   name: string;
   position: Vec2;
   street: string;
-  /** "12 Oak Street" for buildings; null for bus stops. */
+  /** "12 Oak Street" for buildings; null for the others. */
   address: string | null;
   /**
    * Where a pedestrian reaches it: the middle of a storefront's facade (its footprint's extreme
-   * point towards the street), a bus shelter's centre.
+   * point towards the street), the centre of the others.
    */
   entrance: Vec2;
   /** The pedestrian-network node closest to the entrance (`network.nodes` index) and its distance, metres. */
@@ -93,6 +94,24 @@ function widthAt(world: World, a: Vec2, b: Vec2): number {
   return left + right;
 }
 
+/** The landmark kind of each furniture kind that is one. */
+const LANDMARK_OF: Partial<Record<ObjectKind, LandmarkKind>> = { busShelter: 'bus-stop', kiosk: 'kiosk', statue: 'statue', fountain: 'fountain' };
+
+/**
+ * The name of a landmark furniture object on `street`: "Oak Way bus stop", "Oak Way kiosk", "Oak Way
+ * Fountain", "Statue of Ada Lovelace" (the figure drawn from the object's own stream); null for
+ * other furniture.
+ */
+function furnitureName(o: { id: number; kind: ObjectKind }, street: string, seed = 0): string | null {
+  switch (o.kind) {
+    case 'busShelter': return `${street} bus stop`;
+    case 'kiosk': return `${street} kiosk`;
+    case 'fountain': return `${street} Fountain`;
+    case 'statue': return `Statue of ${createRng(seed).fork(`statue${o.id}`).pick(STATUE_FIGURES)}`;
+    default: return null;
+  }
+}
+
 /** The inventory of `world` (see {@link WorldInventory}). */
 export function worldInventory(world: World): WorldInventory {
   const buildings = world.obstacles.filter((o) => o.kind === 'building');
@@ -113,13 +132,13 @@ export function worldInventory(world: World): WorldInventory {
   const objects: InventoryObject[] = world.obstacles.map((o) => {
     const street = streetName(o.streetId);
     const a = addressOf.get(o.id);
-    const name = a ? (a.shop ?? `${a.number} ${street}`) : o.kind === 'busShelter' && street ? `${street} bus stop` : null;
+    const name = a ? (a.shop ?? `${a.number} ${street}`) : street ? furnitureName(o, street, world.seed) : null;
     return { id: o.id, kind: o.kind, name, position: p3(o.centre), yaw: r3(o.yaw), height: r3(o.height), street, side: street ? sideOf(o) : null };
   });
-  // Bus stops on one street and side get a number when there are several.
-  const stops = new Map<string, InventoryObject[]>();
-  for (const o of objects) if (o.kind === 'busShelter' && o.name) stops.set(o.name, [...(stops.get(o.name) ?? []), o]);
-  for (const group of stops.values()) if (group.length > 1) group.forEach((o, k) => { o.name = `${o.name} ${k + 1}`; });
+  // Named furniture (bus stops, kiosks, fountains, statues) sharing a name gets numbers when there are several.
+  const named = new Map<string, InventoryObject[]>();
+  for (const o of objects) if (o.kind in LANDMARK_OF && o.name) named.set(o.name, [...(named.get(o.name) ?? []), o]);
+  for (const group of named.values()) if (group.length > 1) group.forEach((o, k) => { o.name = `${o.name} ${k + 1}`; });
 
   const byId = new Map(world.obstacles.map((o) => [o.id, o]));
   const nodes = new BoxGrid<number>(LANDMARK_REACH);
@@ -145,8 +164,9 @@ export function worldInventory(world: World): WorldInventory {
       o.name = `${a.number} ${o.street}`; // faces no sidewalk of the network (a fork's island): no shop sign
       return [];
     }
-    const near = o.kind === 'busShelter' ? nearestNode(o.position) : null;
-    if (near && o.name && o.street) return [{ id: o.id, kind: 'bus-stop', name: o.name, position: o.position, street: o.street, address: null, entrance: o.position, ...near }];
+    const kind = LANDMARK_OF[o.kind];
+    const near = kind ? nearestNode(o.position) : null;
+    if (kind && near && o.name && o.street) return [{ id: o.id, kind, name: o.name, position: o.position, street: o.street, address: null, entrance: o.position, ...near }];
     return [];
   });
   const counts: Partial<Record<ObjectKind, number>> = {};

@@ -40,6 +40,10 @@ export const OBSTACLE_COLORS: Record<ObjectKind, Rgba> = {
   stopSign: [200, 20, 20, 255],
   busShelter: [60, 120, 200, 255],
   building: [142, 128, 116, 255],
+  kiosk: [40, 130, 90, 255],
+  statue: [120, 110, 150, 255],
+  fountain: [70, 150, 220, 255],
+  bikeRack: [110, 110, 120, 255],
 };
 
 /** An agent marker: position (metres), optional heading (rad, CCW from +x), radius (metres, default 0.5) and colour. */

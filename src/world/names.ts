@@ -37,6 +37,8 @@ const SHOP_OWNERS = [
   'Weber', 'Xu', 'Young', 'Zimmer',
 ] as const;
 /** Storefront kinds (what the sign says after the owner's name). */
+/** Whom the statues honour (inventory.ts names a statue "Statue of …" from its world seed and id). */
+export const STATUE_FIGURES = ['Ada Lovelace', 'Jane Jacobs', 'Alan Turing', 'Marie Curie', 'Frederick Douglass', 'Rosa Parks', 'Simon Bolivar', 'Emmeline Pankhurst', 'Walt Whitman', 'Hypatia', 'Ibn Battuta', 'Wangari Maathai'] as const;
 export const SHOP_KINDS = ['Bakery', 'Cafe', 'Pharmacy', 'Books', 'Hardware', 'Florist', 'Grocery', 'Barber', 'Laundry', 'Deli', 'Optician', 'Tailor'] as const;
 
 /** A named street: the network streets it is made of, in order along it, and its polyline. */

@@ -17,6 +17,16 @@
  * | stopSign    | r 0.05 (sign at ≥ 2.1 m, MUTCD §2A.18) | 2.1–2.5 | right of the approach at junctions (p 0.6) |
  * | busShelter  | 3–5 × 1.4–1.8              | 2.5–2.8    | 25 % of block faces ≥ 30 m with a wide verge |
  * | building    | 8–24 wide × 10–20 deep     | 2–8 floors × 3.2 + 1 | along every block face, behind the frontage |
+ *
+ * Landmark furniture ({@link placeLandmarkFurniture}), placed after the buildings from its own random
+ * stream (so the objects above keep their ids and places), in the verge clear of everything else:
+ *
+ * | kind        | footprint (m)              | height (m) | placement |
+ * |-------------|----------------------------|------------|-----------|
+ * | kiosk       | 2.0–2.4 × 1.2–1.5          | 2.5–2.8    | 25 % of verge stretches ≥ 20 m, from a third along, the first clear place |
+ * | statue      | 0.9–1.2 square pedestal    | 3.0–3.6    | 15 % of stretches ≥ 24 m, from two thirds along |
+ * | fountain    | r 0.7–1.8 basin (the verge allows) | 1.0–1.4 | 20 % of stretches ≥ 24 m, from halfway |
+ * | bikeRack    | 1.8–2.4 × 0.5–0.6          | 0.8–0.9    | ~1 per 45 m with p 0.2 |
  */
 import type { Rng } from '../core/random';
 import { circleRing, convexRingsOverlap, rectRing, boxOf, type Box, type Ring, type Vec2 } from './geometry';
@@ -28,7 +38,7 @@ import { zoneOffsets } from './profile';
 import { BoxGrid, type MultiPolygonIndex } from './spatial-index';
 
 /** Kinds of static object. */
-export type ObjectKind = 'lampPost' | 'tree' | 'hydrant' | 'bench' | 'bin' | 'bollard' | 'signPost' | 'stopSign' | 'busShelter' | 'building';
+export type ObjectKind = 'lampPost' | 'tree' | 'hydrant' | 'bench' | 'bin' | 'bollard' | 'signPost' | 'stopSign' | 'busShelter' | 'building' | 'kiosk' | 'statue' | 'fountain' | 'bikeRack';
 
 /** A static object on the ground (its base at the local ground height). */
 export interface StaticObject {
@@ -161,6 +171,73 @@ export function placeFurniture(rng: Rng, net: StreetNetwork, layout: CrosswalkLa
     tryAdd(ctx, ...disc('tree', j.centre, r.range(0.3, 0.5), r.range(8, 14), -1, 0, Math.min(j.islandRadius - 1, r.range(3, 5))));
   }
   return ctx.objects;
+}
+
+/**
+ * Places the landmark furniture (kiosks, statues, fountains) and bike racks in the verge of every
+ * street side (see the module comment), clear of `existing` objects; ids run from `firstId`.
+ *
+ * @param vergeIndex index of the final verge zone polygons.
+ */
+export function placeLandmarkFurniture(rng: Rng, net: StreetNetwork, layout: CrosswalkLayout, vergeIndex: MultiPolygonIndex, existing: readonly StaticObject[], firstId: number): StaticObject[] {
+  const ctx: Ctx = { objects: [], grid: new BoxGrid(10), verge: vergeIndex };
+  for (const o of existing) if (o.zone === 'verge') ctx.grid.insert(boxOf(o.footprint), o);
+  for (const st of net.streets) {
+    if (st.closed) continue;
+    const line = densify(st.centreline, 2);
+    const cum = arcLengths(line);
+    const L = cum[cum.length - 1];
+    for (const side of [1, -1] as const) {
+      const r = rng.fork(`street${st.id}/side${side}`);
+      // A point across the verge (lat 0 at the curb side, 1 at the sidewalk side), the street's heading and the verge depth.
+      const at = (s: number, lat: number): { c: Vec2; yaw: number; depth: number } => {
+        const { p, t } = sampleAt(line, s, cum);
+        const d = zoneOffsets(st.profile, side, s);
+        const y = side * (d[1] + lat * (d[2] - d[1]));
+        return { c: [p[0] - t[1] * y, p[1] + t[0] * y], yaw: Math.atan2(t[1], t[0]), depth: d[2] - d[1] };
+      };
+      for (const [a, b] of vergeIntervals(L, layout.vergeGaps.get(st.id), 1)) {
+        const fits = (depth: number, across: number) => depth >= across + 2 * OBJECT_MARGIN + 0.1;
+        // The first of a few places along the stretch (from `f` of its length on) that is clear.
+        const firstClear = (f: number, make: (s: number) => [Omit<StaticObject, 'id'>, Ring] | null): void => {
+          for (let k = 0; k < 6; k++) {
+            const s = a + ((f + k * 0.13) % 1) * (b - a);
+            const made = s > a + 1 && s < b - 1 ? make(s) : null;
+            if (made && tryAdd(ctx, ...made)) return;
+          }
+        };
+        if (b - a >= 20 && r.next() < 0.25) {
+          const len = r.range(2.0, 2.4), dep = r.range(1.2, 1.5), h = r.range(2.5, 2.8);
+          firstClear(1 / 3, (s) => {
+            const { c, yaw, depth } = at(s, 0.5);
+            return fits(depth, dep) ? box('kiosk', c, len, dep, yaw, h, st.id) : null;
+          });
+        }
+        if (b - a >= 24 && r.next() < 0.15) {
+          const side0 = r.range(0.9, 1.2), h = r.range(3.0, 3.6);
+          firstClear(2 / 3, (s) => {
+            const { c, yaw, depth } = at(s, 0.5);
+            return fits(depth, side0) ? box('statue', c, side0, side0, yaw, h, st.id) : null;
+          });
+        }
+        if (b - a >= 24 && r.next() < 0.2) {
+          const h = r.range(1.0, 1.4);
+          firstClear(1 / 2, (s) => {
+            const { c, depth } = at(s, 0.5);
+            const radius = Math.min(1.8, (depth - 2 * OBJECT_MARGIN - 0.1) / 2);
+            return radius >= 0.7 ? disc('fountain', c, radius, h, st.id) : null;
+          });
+        }
+        for (let s = a + 6; s < b - 3; s += 45) {
+          if (r.next() >= 0.2) continue;
+          const { c, yaw, depth } = at(s + r.range(0, 15), 0.5);
+          const dep = r.range(0.5, 0.6);
+          if (fits(depth, dep)) tryAdd(ctx, ...box('bikeRack', c, r.range(1.8, 2.4), dep, yaw, r.range(0.8, 0.9), st.id));
+        }
+      }
+    }
+  }
+  return ctx.objects.map((o, i) => ({ ...o, id: firstId + i }));
 }
 
 /**

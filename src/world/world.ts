@@ -13,7 +13,7 @@ import { placeCrosswalks, type Crosswalk, type CurbRamp } from './crosswalks';
 import { pointInMultiPolygon, type Box } from './geometry';
 import { buildNavGraph, type NavGraph } from './navgraph';
 import { generateNetwork, type StreetNetwork } from './network';
-import { placeBuildings, placeFurniture, type StaticObject } from './objects';
+import { placeBuildings, placeFurniture, placeLandmarkFurniture, type StaticObject } from './objects';
 import { CURB_HEIGHT } from './profile';
 import { MultiPolygonIndex } from './spatial-index';
 import { buildZones, type ZonePolygons } from './zones';
@@ -49,7 +49,7 @@ export interface World {
   zones: ZonePolygons;
   crosswalks: Crosswalk[];
   curbRamps: CurbRamp[];
-  /** Street furniture then buildings; footprints are convex CCW rings (ORCA obstacles). */
+  /** Street furniture, buildings, then landmark furniture (kiosks, statues, fountains, bike racks); footprints are convex CCW rings (ORCA obstacles); `id` is the index. */
   obstacles: StaticObject[];
   /** Pedestrian navigation graph on sidewalks and crosswalks (one connected component). */
   nav: NavGraph;
@@ -90,8 +90,10 @@ export function generateWorld(options: WorldOptions): World {
     crosswalks = keep.map((c) => ({ ...c, id: renum.get(c.id)! }));
     curbRamps = curbRamps.filter((r) => renum.has(r.crosswalkId)).map((r) => ({ ...r, crosswalkId: renum.get(r.crosswalkId)! }));
   }
-  const furniture = placeFurniture(rng.fork('furniture'), network, layout, new MultiPolygonIndex(zones.verge));
+  const vergeIndex = new MultiPolygonIndex(zones.verge);
+  const furniture = placeFurniture(rng.fork('furniture'), network, layout, vergeIndex);
   const buildings = placeBuildings(rng.fork('buildings'), network, new MultiPolygonIndex(streetLand), bounds, furniture.length);
+  const landmarks = placeLandmarkFurniture(rng.fork('landmarks'), network, layout, vergeIndex, furniture, furniture.length + buildings.length);
   return {
     format: WORLD_FORMAT,
     version: WORLD_VERSION,
@@ -101,7 +103,7 @@ export function generateWorld(options: WorldOptions): World {
     zones,
     crosswalks,
     curbRamps,
-    obstacles: [...furniture, ...buildings],
+    obstacles: [...furniture, ...buildings, ...landmarks],
     nav,
     blocks: buildBlocks(network, layout),
     network,

@@ -8,6 +8,7 @@ import { generateWorld } from '../world';
 import { bakeChunk, chunkGrid, chunkOf } from './chunks';
 import { defaultWorldCamera, ROBOT_CAMERA_HEIGHT } from './default-camera';
 import { bakeGroundZones } from './ground';
+import { bakeFurniture } from './furniture';
 import { SplatBuilder } from './splat-builder';
 import { fitGroundPlane, levellingRotation } from '../../splats/ground-plane';
 import { quatToMat3 } from '../../core/quaternion';
@@ -51,6 +52,26 @@ describe('bakeChunk', { timeout: 60_000 }, () => {
       if (!(x >= -20 && x <= S + 20 && y >= -20 && y <= S + 20)) bad.push(`${i}: position ${x}, ${y}`);
     }
     expect(bad).toEqual([]);
+  });
+
+  it('bakes the landmark furniture: kiosks, statues, fountains and bike racks stand inside their footprints and up to their heights, in their colours', () => {
+    for (const kind of ['kiosk', 'statue', 'fountain', 'bikeRack'] as const) {
+      const o = world.obstacles.find((x) => x.kind === kind)!;
+      expect(o, `world 1 has a ${kind}`).toBeDefined();
+      const out = new SplatBuilder();
+      const z = groundHeight(world, o.centre[0], o.centre[1]);
+      bakeFurniture(world, o, z, 7, out);
+      const c = out.toCloud([0, 0, 0]);
+      expect(c.count, kind).toBeGreaterThan(40);
+      let top = -Infinity, far = 0;
+      for (let i = 0; i < c.count; i++) {
+        top = Math.max(top, c.positions[3 * i + 2]);
+        far = Math.max(far, Math.hypot(c.positions[3 * i] - o.centre[0], c.positions[3 * i + 1] - o.centre[1]));
+      }
+      expect(top, `${kind} height`).toBeCloseTo(z + o.height, 0);
+      // Within the footprint's radius (a kiosk's awning overhangs by up to 0.45 m).
+      expect(far, `${kind} reach`).toBeLessThan(o.radius + 0.5);
+    }
   });
 
   it('keeps a chunk bounded (≤ 80k splats for 32 m)', () => {

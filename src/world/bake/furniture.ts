@@ -1,6 +1,6 @@
 /**
  * Street furniture of the baked city: lamp posts, trees, hydrants, benches, bins, bollards, sign
- * posts, stop signs and bus shelters, each built from a few primitives (cylinders, boxes, discs,
+ * posts, stop signs, bus shelters, bike racks, kiosks, statues and fountains, each built from a few primitives (cylinders, boxes, discs,
  * an ellipsoid canopy) of flattened splats tangent to the primitive's surface. World frame, Z up,
  * metres; every object stands on the ground height at its base.
  *
@@ -33,6 +33,11 @@ export const FURNITURE_COLORS = {
   white: [0.95, 0.95, 0.95],
   glass: [0.7, 0.82, 0.9],
   shelterFrame: [0.25, 0.28, 0.3],
+  kiosk: [0.12, 0.42, 0.28],
+  awning: [0.85, 0.2, 0.15],
+  stone: [0.66, 0.64, 0.6],
+  bronze: [0.36, 0.42, 0.34],
+  water: [0.25, 0.5, 0.75],
 } as const satisfies Record<string, Rgb>;
 
 type ColorFn = (t: number, a: number) => readonly number[];
@@ -280,9 +285,65 @@ export function bakeFurniture(world: World, o: StaticObject, z: number, seed: nu
       addBox(out, ix, iy, z + 0.42, z + 0.47, len * 0.7, 0.35, o.yaw, C.metal, 0.07);
       break;
     }
+    case 'kiosk': {
+      // A green booth with a striped awning and a counter of magazines facing the sidewalk.
+      const { toRoad } = streetFrame(world, o);
+      const [len, dep] = boxSides(o);
+      const h = o.height;
+      addBox(out, cx, cy, z, z + h - 0.35, len, dep, o.yaw, C.kiosk, 0.1);
+      addBox(out, cx, cy, z + h - 0.35, z + h - 0.25, len + 0.4, dep + 0.4, o.yaw, C.white, 0.1);
+      addBox(out, cx, cy, z + h - 0.25, z + h, len + 0.2, dep + 0.2, o.yaw, C.kiosk, 0.1);
+      const face: Vec2 = [-toRoad[0], -toRoad[1]];
+      addPanel(out, cx + face[0] * (dep / 2 + 0.02), cy + face[1] * (dep / 2 + 0.02), z + 1.3, face, len - 0.3, 0.8, (a, b) => {
+        const k = hash01(seed, o.id, Math.floor((a + 2) / 0.18), Math.floor((b + 1) / 0.25));
+        return k < 0.3 ? C.white : k < 0.55 ? C.awning : k < 0.8 ? C.signBlue : C.reflector;
+      }, 0.06);
+      addPanel(out, cx + face[0] * (dep / 2 + 0.3), cy + face[1] * (dep / 2 + 0.3), z + h - 0.3, face, len + 0.4, 0.1, (a) => (Math.floor((a + 3) / 0.25) % 2 === 0 ? C.awning : C.white), 0.05);
+      break;
+    }
+    case 'statue': {
+      // A stone pedestal and a bronze figure (body, shoulders, head).
+      const [side] = boxSides(o);
+      const ped = o.height * 0.42;
+      addBox(out, cx, cy, z, z + ped, side, side, o.yaw, C.stone, 0.08);
+      addBox(out, cx, cy, z + ped, z + ped + 0.08, side + 0.1, side + 0.1, o.yaw, shadeRgb(C.stone, 0.85), 0.05);
+      const body = o.height - ped - 0.3;
+      addCylinder(out, cx, cy, z + ped + 0.08, z + ped + body, 0.22, solid(C.bronze), 0.08);
+      addBox(out, cx, cy, z + ped + body - 0.25, z + ped + body - 0.05, 0.7, 0.25, o.yaw, C.bronze, 0.06);
+      addCylinder(out, cx, cy, z + ped + body, z + o.height, 0.13, solid(shadeRgb(C.bronze, 1.1)), 0.05);
+      break;
+    }
+    case 'fountain': {
+      // A round stone basin of water with a column and a bowl in the middle.
+      const r = o.radius;
+      addCylinder(out, cx, cy, z, z + 0.5, r, solid(C.stone), 0.08, false);
+      addCylinder(out, cx, cy, z + 0.35, z + 0.5, r - 0.15, solid(shadeRgb(C.stone, 0.9)), 0.08, false);
+      addDisc(out, cx, cy, z + 0.42, r - 0.16, C.water);
+      addCylinder(out, cx, cy, z + 0.42, z + o.height - 0.15, 0.15, solid(C.stone), 0.08);
+      addCylinder(out, cx, cy, z + o.height - 0.15, z + o.height, 0.45, solid(C.stone), 0.05);
+      addDisc(out, cx, cy, z + o.height - 0.02, 0.4, C.water);
+      break;
+    }
+    case 'bikeRack': {
+      // Three hoops across the rack's length.
+      const [len, dep] = boxSides(o);
+      const ca = Math.cos(o.yaw), sa = Math.sin(o.yaw);
+      for (const k of [-1, 0, 1]) {
+        const hx = cx + ca * k * (len / 3), hy = cy + sa * k * (len / 3);
+        for (const sg of [-1, 1]) addCylinder(out, hx - sa * sg * (dep / 2 - 0.05), hy + ca * sg * (dep / 2 - 0.05), z, z + o.height, 0.03, solid(C.metal), 0.08, false);
+        addBox(out, hx, hy, z + o.height - 0.05, z + o.height, 0.06, dep, o.yaw, C.metal, 0.05);
+      }
+      break;
+    }
     case 'building':
       throw new RangeError(`bakeFurniture: object ${o.id} is a building (use bakeBuilding)`);
   }
+}
+
+/** Side lengths of a box object's footprint (its first and second edges), metres. */
+function boxSides(o: StaticObject): [number, number] {
+  const f = o.footprint;
+  return [Math.hypot(f[1][0] - f[0][0], f[1][1] - f[0][1]), Math.hypot(f[2][0] - f[1][0], f[2][1] - f[1][1])];
 }
 
 function shadeRgb(c: readonly number[], k: number): Rgb {
