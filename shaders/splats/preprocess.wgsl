@@ -201,7 +201,9 @@ fn project(j: u32, i: u32) -> bool {
   // Conditions (splat-shading.ts): tint, wet ground, fog by the distance from the eye.
   let wet = select(1.0, frame.wetFactor, s.position.z < frame.wetBelow);
   let fog = exp(-frame.fogDensity * length(rel));
-  let color = mix(frame.fogColor, colorFromSh(i, s.shDc, s.shScale, viewDir) * frame.tint * wet, fog);
+  // Emissive splats (lamps, lit windows) keep their own colour where the tint darkens the rest.
+  let lit = mix(frame.tint, vec3f(1.0), s.emissive);
+  let color = mix(frame.fogColor, colorFromSh(i, s.shDc, s.shScale, viewDir) * lit * wet, fog);
 
   // 6. Outputs.
   projected[j] = ProjectedSplat(center, e1 * (k * sqrt(lambda1)), alphaLog, cameraDepthToNdc(camera, t.z),

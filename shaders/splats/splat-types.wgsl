@@ -10,7 +10,7 @@ struct Splat {
   covA: vec3f,       // Σ xx, xy, xz, m², scene frame
   shScale: f32,      // largest |higher-band SH coefficient|: shRest holds snorm8 multiples of it
   covB: vec3f,       // Σ yy, yz, zz, m²
-  pad0: f32,
+  emissive: f32,    // share of the colour that does not take the frame's tint (lamps, lit windows)
   shDc: vec3f,       // degree-0 SH coefficient per channel
   pad1: f32,
 }

@@ -27,6 +27,7 @@ export function thinSplats(cloud: SplatCloud, stride: number): SplatCloud {
   const n = Math.ceil(cloud.count / stride);
   const out = allocateSplatCloud(n, 0);
   const grow = Math.min(2.5, Math.sqrt(stride));
+  if (cloud.emissive) out.emissive = new Float32Array(n);
   for (let j = 0; j < n; j++) {
     const i = j * stride;
     for (let k = 0; k < 3; k++) {
@@ -36,6 +37,7 @@ export function thinSplats(cloud: SplatCloud, stride: number): SplatCloud {
     }
     for (let k = 0; k < 4; k++) out.rotations[4 * j + k] = cloud.rotations[4 * i + k];
     out.opacities[j] = cloud.opacities[i];
+    if (out.emissive) out.emissive[j] = cloud.emissive![i];
   }
   return out;
 }

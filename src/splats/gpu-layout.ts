@@ -4,7 +4,7 @@
  *
  * | buffer       | stride           | contents                                                        |
  * |--------------|------------------|-----------------------------------------------------------------|
- * | splats       | 64 B             | `Splat`: position f32×3, opacity, Σ xx xy xz, SH scale, Σ yy yz zz, pad, shDc f32×3, pad |
+ * | splats       | 64 B             | `Splat`: position f32×3, opacity, Σ xx xy xz, SH scale, Σ yy yz zz, emission, shDc f32×3, pad |
  * | shRest       | SH_REST_STRIDE×4 | the K higher-band SH coefficients (rgb) as snorm8 of the splat's SH scale, one word per coefficient (`packShRest`) |
  * | projected    | 32 B             | `ProjectedSplat`: centre px, k√λ₁e₁ px, L = ln(o/α_min) (−1: culled), NDC depth, colour rg, (b, √(λ₂/λ₁)) as f16 pairs |
  * | depths       | 4 B              | f32 bits of the splat's camera depth (valid where its visibility bit is set) |
@@ -17,7 +17,7 @@
 import { covarianceFromRotationScale } from './projection';
 import { shRestCount, type SplatCloud } from './splat-cloud';
 
-export const SPLAT_LAYOUT = { size: 64, position: 0, opacity: 12, covA: 16, shScale: 28, covB: 32, shDc: 48 } as const;
+export const SPLAT_LAYOUT = { size: 64, position: 0, opacity: 12, covA: 16, shScale: 28, covB: 32, emissive: 44, shDc: 48 } as const;
 export const PROJECTED_SPLAT_LAYOUT = { size: 32, centerPx: 0, extentMajor: 8, alphaLog: 16, depthNdc: 20, colorRG: 24, blueMinor: 28 } as const;
 /**
  * One vertex of a splat's triangle as the corners pass writes it (`shaders/splats/corners.wgsl`;
@@ -80,6 +80,7 @@ export function packSplats(cloud: SplatCloud, order?: Uint32Array, from = 0, to 
     out[o + a] = cov[0]; out[o + a + 1] = cov[1]; out[o + a + 2] = cov[2];
     out[o + b] = cov[3]; out[o + b + 1] = cov[4]; out[o + b + 2] = cov[5];
     out[o + SPLAT_LAYOUT.shScale / 4] = shRestScale(cloud, i);
+    out[o + SPLAT_LAYOUT.emissive / 4] = cloud.emissive?.[i] ?? 0;
     out.set(cloud.shDc.subarray(i * 3, i * 3 + 3), o + 12);
   }
   return out;

@@ -31,6 +31,12 @@ export interface SplatCloud {
    * transpose.) Empty when shDegree is 0.
    */
   shRest: Float32Array;
+  /**
+   * Emission, N, in [0, 1]: the share of a splat's colour that does not take the frame's light tint
+   * (splat-shading.ts), for light sources baked into a city (lamp heads, lit windows) that stay
+   * bright at night. Absent: 0 for every splat (captures).
+   */
+  emissive?: Float32Array;
 }
 
 /** The SH constant for band 0: 1 / (2·sqrt(π)). */

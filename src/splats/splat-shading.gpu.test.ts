@@ -36,8 +36,11 @@ async function projectedColours(device: GPUDevice, renderer: SplatRenderer, cam:
 }
 
 describe('splat shading by the conditions', () => {
-  it('tints, wets and fogs every visible splat as shadeSplatColor says', async () => {
+  it('tints, wets and fogs every visible splat as shadeSplatColor says, emissive splats keeping their share of the colour', async () => {
     const cloud = loadSplatFile('fruit_drops_minimal.ply', await readSharedData('splats/fruit_drops_minimal.ply'));
+    // A third of the splats fully emissive, a third half, the rest not (SplatCloud.emissive).
+    const emissive = Float32Array.from({ length: cloud.count }, (_, i) => [1, 0.5, 0][i % 3]);
+    cloud.emissive = emissive;
     const camera = frameSplatBounds(splatBounds(cloud), 64, 48, 50);
     const cam = cameraModel(camera);
     const distance = (i: number) => Math.hypot(...[0, 1, 2].map((k) => cloud.positions[3 * i + k] - camera.eye[k]));
@@ -67,7 +70,7 @@ describe('splat shading by the conditions', () => {
           const f = Math.exp(-shading.fogDensity * distance(i));
           fogMin = Math.min(fogMin, f);
           fogMax = Math.max(fogMax, f);
-          const want = shadeSplatColor(c0, z, distance(i), shading);
+          const want = shadeSplatColor(c0, z, distance(i), shading, emissive[i]);
           // binary16 in and out: 2⁻¹¹ relative each, plus f32 arithmetic.
           for (let k = 0; k < 3; k++) expect(Math.abs(c1[k] - want[k]), `splat ${i} channel ${k}`).toBeLessThan(2e-3 * Math.max(1, want[k]));
         }

@@ -57,10 +57,11 @@ export function writeSplatShading(s: SplatShading, frame: Float32Array): void {
 
 /**
  * The shaded colour of a splat (TS twin of the preprocess): `color` (display RGB from its spherical
- * harmonics) at scene-frame centre `z` metres high and `distance` metres from the eye.
+ * harmonics) at scene-frame centre `z` metres high and `distance` metres from the eye, with
+ * emission `emissive` ∈ [0, 1] (its share of the colour that does not take the tint).
  */
-export function shadeSplatColor(color: Rgb, z: number, distance: number, s: SplatShading): [number, number, number] {
+export function shadeSplatColor(color: Rgb, z: number, distance: number, s: SplatShading, emissive = 0): [number, number, number] {
   const wet = z < s.wetBelow ? s.wetFactor : 1;
   const f = Math.exp(-s.fogDensity * distance);
-  return [0, 1, 2].map((k) => f * color[k] * s.tint[k] * wet + (1 - f) * s.fogColor[k]) as [number, number, number];
+  return [0, 1, 2].map((k) => f * color[k] * (s.tint[k] + (1 - s.tint[k]) * emissive) * wet + (1 - f) * s.fogColor[k]) as [number, number, number];
 }

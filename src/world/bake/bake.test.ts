@@ -9,6 +9,8 @@ import { bakeChunk, chunkGrid, chunkOf } from './chunks';
 import { defaultWorldCamera, ROBOT_CAMERA_HEIGHT } from './default-camera';
 import { bakeGroundZones } from './ground';
 import { bakeFurniture } from './furniture';
+import { bakeBuilding, FLOOR_HEIGHT, GROUND_FLOOR_EXTRA } from './buildings';
+import { SH_C0 } from '../../splats/splat-cloud';
 import { SplatBuilder } from './splat-builder';
 import { fitGroundPlane, levellingRotation } from '../../splats/ground-plane';
 import { quatToMat3 } from '../../core/quaternion';
@@ -72,6 +74,31 @@ describe('bakeChunk', { timeout: 60_000 }, () => {
       // Within the footprint's radius (a kiosk's awning overhangs by up to 0.45 m).
       expect(far, `${kind} reach`).toBeLessThan(o.radius + 0.5);
     }
+  });
+
+  it('marks the light sources emissive: lit windows on the upper floors and lamp heads, nothing else', () => {
+    const tall = world.obstacles.filter((o) => o.kind === 'building' && o.height > 12).slice(0, 6);
+    const out = new SplatBuilder();
+    for (const b of tall) bakeBuilding(b, world.curbHeight, world.seed, out);
+    const c = out.toCloud([0, 0, 0]);
+    let lit = 0;
+    for (let i = 0; i < c.count; i++) {
+      if (!c.emissive![i]) continue;
+      lit++;
+      // Above the ground floor, in the warm window colour (times the pane's gradient).
+      expect(c.positions[3 * i + 2]).toBeGreaterThan(world.curbHeight + FLOOR_HEIGHT + GROUND_FLOOR_EXTRA);
+      const rgb = [0, 1, 2].map((k) => c.shDc[3 * i + k] * SH_C0 + 0.5);
+      expect(rgb[0]).toBeGreaterThan(rgb[2]);
+    }
+    expect(lit).toBeGreaterThan(20);
+    expect(lit).toBeLessThan(c.count / 10);
+    const lamp = world.obstacles.find((o) => o.kind === 'lampPost')!;
+    const lo = new SplatBuilder();
+    bakeFurniture(world, lamp, 0, 7, lo);
+    const lc = lo.toCloud([0, 0, 0]);
+    const heads = Array.from({ length: lc.count }, (_, i) => i).filter((i) => lc.emissive![i] === 1);
+    expect(heads.length).toBeGreaterThan(3);
+    for (const i of heads) expect(lc.positions[3 * i + 2]).toBeGreaterThan(lamp.height - 0.5);
   });
 
   it('keeps a chunk bounded (≤ 80k splats for 32 m)', () => {

@@ -44,6 +44,8 @@ const SIGN_PALETTE: Rgb[] = [[0.75, 0.1, 0.1], [0.1, 0.25, 0.6], [0.1, 0.45, 0.2
 const INK_LIGHT: Rgb = [0.96, 0.96, 0.92];
 const INK_DARK: Rgb = [0.08, 0.08, 0.08];
 const GLASS: Rgb = [0.22, 0.3, 0.38];
+/** A window lit from inside (15 % of the upper-floor windows; emissive). */
+const LIT_WINDOW: Rgb = [0.75, 0.68, 0.45];
 const FRAME: Rgb = [0.9, 0.9, 0.88];
 const DOOR: Rgb = [0.3, 0.2, 0.14];
 
@@ -152,13 +154,16 @@ export function bakeBuilding(b: StaticObject, baseZ: number, worldSeed: number, 
           const zf = (z - groundTop) % FLOOR_HEIGHT;
           if (Math.abs(inBay) < winW / 2 && zf > sill && zf < sill + winH) {
             const lit = hash01(seed, bi, Math.floor((z - groundTop) / FLOOR_HEIGHT), c) < 0.15;
-            col = lit ? [0.75, 0.68, 0.45] : GLASS;
+            col = lit ? LIT_WINDOW : GLASS;
             k = 0.75 + 0.5 * ((zf - sill) / winH);
+            // Lit windows are light sources: they stay bright at night (SplatCloud.emissive).
+            if (lit) out.emission = 1;
           } else if (Math.abs(inBay) < winW / 2 + 0.12 && zf > sill - 0.12 && zf < sill + winH + 0.1) {
             col = FRAME; k = grain;
           }
         }
         out.add(x, y, baseZ + z, u, Z_AXIS, s, s, [col[0] * k, col[1] * k, col[2] * k]);
+        out.emission = 0;
       }
     }
     }

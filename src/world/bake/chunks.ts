@@ -165,9 +165,14 @@ export function selectChunks(grid: ChunkGrid, camera: PinholeCamera, options: Ch
 export function assembleChunks(chunks: readonly BakedChunk[], out?: SplatCloud): SplatCloud {
   const total = chunks.reduce((s, c) => s + c.cloud.count, 0);
   const buf = out && out.opacities.length >= total && out.shDegree === 0 ? out : allocateSplatCloud(Math.max(total, 1), 0);
+  const emissive = chunks.some((ch) => ch.cloud.emissive) ? (out?.emissive && out.emissive.length >= total ? out.emissive : new Float32Array(Math.max(total, 1))) : undefined;
   let o = 0;
   for (const ch of chunks) {
     const c = ch.cloud;
+    if (emissive) {
+      if (c.emissive) emissive.set(c.emissive.subarray(0, c.count), o);
+      else emissive.fill(0, o, o + c.count);
+    }
     for (let i = 0; i < c.count; i++) {
       buf.positions[3 * (o + i)] = c.positions[3 * i] + ch.origin[0];
       buf.positions[3 * (o + i) + 1] = c.positions[3 * i + 1] + ch.origin[1];
@@ -188,6 +193,7 @@ export function assembleChunks(chunks: readonly BakedChunk[], out?: SplatCloud):
     shDc: buf.shDc.subarray(0, 3 * total),
     shDegree: 0,
     shRest: new Float32Array(0),
+    ...(emissive ? { emissive: emissive.subarray(0, total) } : {}),
   };
 }
 

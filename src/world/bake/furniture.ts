@@ -161,7 +161,10 @@ export function bakeFurniture(world: World, o: StaticObject, z: number, seed: nu
       const hx = cx + toRoad[0] * arm, hy = cy + toRoad[1] * arm;
       addBox(out, (cx + hx) / 2, (cy + hy) / 2, z + o.height - 0.1, z + o.height, arm, 0.08, Math.atan2(toRoad[1], toRoad[0]), C.pole, 0.1);
       addBox(out, hx, hy, z + o.height - 0.22, z + o.height + 0.02, 0.6, 0.3, Math.atan2(toRoad[1], toRoad[0]), C.metal, 0.1);
+      // The lamp is a light source: it stays bright at night (SplatCloud.emissive).
+      out.emission = 1;
       addDisc(out, hx, hy, z + o.height - 0.23, 0.13, C.lampHead);
+      out.emission = 0;
       break;
     }
     case 'tree': {

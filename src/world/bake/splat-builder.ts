@@ -51,7 +51,10 @@ export class SplatBuilder {
   private rot = new Float32Array(4 * 1024);
   private opa = new Float32Array(1024);
   private col = new Float32Array(3 * 1024);
+  private emi = new Float32Array(1024);
   private readonly n = new Float64Array(3);
+  /** Emission of the splats added from now on, [0, 1] (SplatCloud.emissive: lamps, lit windows); set it back to 0 after. */
+  emission = 0;
 
   private grow(): void {
     const cap = this.opa.length * 2;
@@ -60,7 +63,7 @@ export class SplatBuilder {
       b.set(a);
       return b;
     };
-    this.pos = g(this.pos, 3); this.scl = g(this.scl, 3); this.rot = g(this.rot, 4); this.opa = g(this.opa, 1); this.col = g(this.col, 3);
+    this.pos = g(this.pos, 3); this.scl = g(this.scl, 3); this.rot = g(this.rot, 4); this.opa = g(this.opa, 1); this.col = g(this.col, 3); this.emi = g(this.emi, 1);
   }
 
   /**
@@ -82,6 +85,7 @@ export class SplatBuilder {
     this.scl[3 * i] = su; this.scl[3 * i + 1] = sv; this.scl[3 * i + 2] = sn;
     basisQuaternion(u, v, n, this.rot, 4 * i);
     this.opa[i] = opacity;
+    this.emi[i] = this.emission;
     for (let c = 0; c < 3; c++) this.col[3 * i + c] = Math.min(1, Math.max(0, rgb[c]));
   }
 
@@ -105,6 +109,7 @@ export class SplatBuilder {
     c.scales.set(this.scl.subarray(0, 3 * this.count));
     c.rotations.set(this.rot.subarray(0, 4 * this.count));
     c.opacities.set(this.opa.subarray(0, this.count));
+    if (this.emi.subarray(0, this.count).some((e) => e > 0)) c.emissive = this.emi.slice(0, this.count);
     return c;
   }
 }
