@@ -2,7 +2,7 @@
  * Makes `scenes/street-corner.json` with the scene editor, as a user would, in headless Chromium:
  * `npx tsx test/make-street-scene.ts`. The capture is a baked corner of world 1 (150 m), regenerated
  * by `npm run bake -- --world 1 --size 150 --sh-degree 0 --crop=-75,-62,-38,-18 --out
- * scenes/captures/street-corner.ply` (55 k splats, 3 MB; not committed: the scene's `source.bake`
+ * scenes/captures/street-corner.ply` (56 k splats, 3 MB; not committed: the scene's `source.bake`
  * says how, and every Node reader bakes it when missing). The script opens it in the editor with the
  * +z up axis, lets the ground fit level it, draws the sidewalks, the crosswalk and the road along
  * the zones of world 1 (given here in the capture's frame, mapped through the editor's levelling,

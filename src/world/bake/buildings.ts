@@ -9,7 +9,8 @@
  * extra metre on the ground floor). Upper floors have rows of windows (1.2 × 1.5 m, sill at 0.9 m,
  * one per 2.6–3.4 m bay); the ground floor of the street face has a door (1.2 × 2.3 m), shop windows
  * and a sign board above them: storefronts (a shop name from names.ts) get the name in legible text
- * (sign.ts), about half of the other buildings a board with abstract lettering. Roofs: 0.5 m lattice (4 splats/m²,
+ * (sign.ts) and half of them a striped awning, about half of the other buildings a board with
+ * abstract lettering. Roofs: 0.5 m lattice (4 splats/m²,
  * σ 0.33 m) with a parapet tint.
  */
 import { createRng } from '../../core/random';
@@ -107,7 +108,11 @@ export function bakeBuilding(b: StaticObject, baseZ: number, worldSeed: number, 
   const groundTop = FLOOR_HEIGHT + GROUND_FLOOR_EXTRA;
   const fp = b.footprint;
   const frontEdge = frontEdgeOf(b);
-  if (sign) bakeSign(out, sign.layout, sign.centre, sign.along, signCol, signCol === SIGN_PALETTE[3] ? INK_DARK : INK_LIGHT);
+  if (sign) {
+    bakeSign(out, sign.layout, sign.centre, sign.along, signCol, signCol === SIGN_PALETTE[3] ? INK_DARK : INK_LIGHT);
+    // Half the storefronts have a striped awning over their windows, under the sign.
+    if (hash01(seed, 77, 0) < 0.5) bakeAwning(out, sign, baseZ, AWNING_PALETTE[Math.floor(hash01(seed, 78, 0) * AWNING_PALETTE.length)]);
+  }
   const u = [0, 0, 0];
   const S = FACADE_SPACING;
   for (let a = fp.length - 1, c = 0; c < fp.length; a = c++) {
@@ -178,6 +183,34 @@ export function bakeBuilding(b: StaticObject, baseZ: number, worldSeed: number, 
       if (!insideConvex(x, y, fp, 0.1)) continue;
       const k = 0.35 + 0.15 * hash01(seed, i, j, 99);
       out.add(x, y, baseZ + H, X_AXIS, Y_AXIS, 0.66 * R, 0.66 * R, [k, k, k * 1.02]);
+    }
+  }
+}
+
+/** Awning stripe colours (alternating with white). */
+const AWNING_PALETTE: Rgb[] = [[0.7, 0.12, 0.1], [0.1, 0.4, 0.25], [0.12, 0.25, 0.55], [0.85, 0.55, 0.1]];
+/** Awning depth out from the wall and drop over it, metres. */
+const AWNING_DEPTH = 1.1;
+const AWNING_DROP = 0.45;
+
+/**
+ * A striped awning as wide as the storefront's sign board, hung from just under the sign band and
+ * sloping 1.1 m out and 0.45 m down (stripes 0.3 m wide across the wall).
+ */
+function bakeAwning(out: SplatBuilder, sign: NonNullable<ReturnType<typeof storefrontSign>>, baseZ: number, color: Rgb): void {
+  const [nx, ny] = sign.normal, [ax, ay] = sign.along;
+  const top = baseZ + SIGN_BAND[0] - 0.1;
+  const slope = Math.hypot(AWNING_DEPTH, AWNING_DROP);
+  const u = [ax, ay, 0], v = [(nx * AWNING_DEPTH) / slope, (ny * AWNING_DEPTH) / slope, -AWNING_DROP / slope];
+  const step = 0.1, w = sign.layout.width;
+  const nu = Math.ceil(w / step), nv = Math.ceil(slope / step);
+  for (let i = 0; i < nu; i++) {
+    const a = -w / 2 + ((i + 0.5) / nu) * w;
+    const rgb = Math.floor((a + w / 2) / 0.3) % 2 === 0 ? color : ([0.92, 0.92, 0.88] as Rgb);
+    for (let j = 0; j < nv; j++) {
+      const b = ((j + 0.5) / nv) * slope;
+      const x = sign.centre[0] - nx * SIGN_OFFSET + ax * a + v[0] * b, y = sign.centre[1] - ny * SIGN_OFFSET + ay * a + v[1] * b;
+      out.add(x, y, top + v[2] * b, u, v, 0.7 * step, 0.7 * step, rgb);
     }
   }
 }
