@@ -3,7 +3,7 @@
  * hash, replays to the same final state (robot pose, pedestrians, time, outcome), bit for bit.
  */
 import { describe, expect, it } from 'vitest';
-import { loadSuite, freeRoamScenario, withAmbientWalkers } from './scenarios';
+import { loadSuite, freeRoamScenario, WALKER_START_CLEARANCE, withAmbientWalkers } from './scenarios';
 import { LiveEpisode } from './live-episode';
 import { ExpertPolicy } from '../policy/expert-policy';
 import { DELIVERY_ROBOT } from '../robot/robot-spec';
@@ -17,6 +17,18 @@ async function runToEnd(ep: LiveEpisode, maxSteps: number): Promise<void> {
   await ep.start();
   for (let i = 0; i < maxSteps && (await ep.advance()); i++);
 }
+
+describe('ambient walkers', () => {
+  it('never spawn on the robot: every walker starts at least 2 m from the robot start (a collision at t = 0 before)', async () => {
+    for (const s of [...(await loadSuite('closure')), ...(await loadSuite('smoke')).filter((x) => x.world.kind === 'procedural')]) {
+      const w = withAmbientWalkers(s, 10);
+      const added = w.pedestrians.slice(s.pedestrians.length);
+      expect(added).toHaveLength(10);
+      for (const p of added) expect(Math.hypot(p.spawn[0] - s.robot.start[0], p.spawn[1] - s.robot.start[1]), `${s.id}`).toBeGreaterThanOrEqual(WALKER_START_CLEARANCE);
+    }
+    for (const p of freeRoamScenario(20).pedestrians) expect(Math.hypot(p.spawn[0] - freeRoamScenario(0).robot.start[0], p.spawn[1] - freeRoamScenario(0).robot.start[1])).toBeGreaterThanOrEqual(WALKER_START_CLEARANCE);
+  });
+});
 
 describe('live episode record and replay', () => {
   it('replays a reactive expert episode with ambient walkers to the same final state', async () => {

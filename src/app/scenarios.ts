@@ -46,18 +46,23 @@ export async function loadSuite(name: SuiteName): Promise<Scenario[]> {
   return list;
 }
 
+/** Ambient walkers spawn no closer than this to the robot's start, metres (clear of its footprint and their 0.3 m cylinder). */
+export const WALKER_START_CLEARANCE = 2;
+
 /**
  * `count` ambient walkers near `centre`: each starts at a random navigation node within `radius`
- * metres and walks a random walk of `steps` edges (no immediate backtracking) at 1.1–1.65 m/s.
+ * metres (and at least `clearOf.radius` from `clearOf.point`, e.g. the robot's start) and walks a
+ * random walk of `steps` edges (no immediate backtracking) at 1.1–1.65 m/s.
  *
  * @throws RangeError when count is negative or no navigation node lies within the radius.
  */
-export function ambientWalkers(world: World, centre: Vec2, count: number, seed: number, radius = 35, steps = 40): PedestrianSpec[] {
+export function ambientWalkers(world: World, centre: Vec2, count: number, seed: number, radius = 35, steps = 40, clearOf?: { point: Vec2; radius: number }): PedestrianSpec[] {
   if (!(Number.isInteger(count) && count >= 0)) throw new RangeError(`ambientWalkers: count ${count} is not a non-negative integer`);
   if (count === 0) return [];
   const nodes = world.nav.nodes;
   const { adj } = navIndex(world.nav);
-  const near = nodes.map((_, i) => i).filter((i) => adj[i].length > 0 && Math.hypot(nodes[i][0] - centre[0], nodes[i][1] - centre[1]) <= radius);
+  const clear = (i: number) => !clearOf || Math.hypot(nodes[i][0] - clearOf.point[0], nodes[i][1] - clearOf.point[1]) >= clearOf.radius;
+  const near = nodes.map((_, i) => i).filter((i) => adj[i].length > 0 && Math.hypot(nodes[i][0] - centre[0], nodes[i][1] - centre[1]) <= radius && clear(i));
   if (near.length === 0) throw new RangeError(`ambientWalkers: no navigation node within ${radius} m of (${centre.join(', ')})`);
   const rng = createRng(seed).fork('ambient-walkers');
   const out: PedestrianSpec[] = [];
@@ -95,16 +100,17 @@ export function freeRoamScenario(walkers: number, seed = 1): Scenario {
   return {
     id: FREE_ROAM_ID, suite: 'custom', category: 'free-roam', world: { kind: 'procedural', seed: DEFAULT_CITY_SEED },
     robot: { start: [start[0], start[1], yaw], goal: route[route.length - 1], route },
-    timeLimit: 600, pedestrians: ambientWalkers(world, start, walkers, seed), success: { kind: 'reach-goal', goalRadius: 1 },
+    timeLimit: 600, pedestrians: ambientWalkers(world, start, walkers, seed, 35, 40, { point: start, radius: WALKER_START_CLEARANCE }), success: { kind: 'reach-goal', goalRadius: 1 },
     onFailure: 'reset-to-waypoint', seed,
   };
 }
 
-/** A copy of `scenario` with `walkers` ambient walkers added around its route's midpoint. */
+/** A copy of `scenario` with `walkers` ambient walkers added around its route's midpoint (none spawning on the robot). */
 export function withAmbientWalkers(scenario: Scenario, walkers: number): Scenario {
   if (walkers === 0 || scenario.world.kind !== 'procedural') return scenario;
   const r = scenario.robot.route;
   const mid = r[Math.floor(r.length / 2)];
-  const extra = ambientWalkers(suiteWorld(scenario.world.seed, scenario.world.size), [mid[0], mid[1]], walkers, scenario.seed, 30);
+  const start: Vec2 = [scenario.robot.start[0], scenario.robot.start[1]];
+  const extra = ambientWalkers(suiteWorld(scenario.world.seed, scenario.world.size), [mid[0], mid[1]], walkers, scenario.seed, 30, 40, { point: start, radius: WALKER_START_CLEARANCE });
   return { ...scenario, id: `${scenario.id}+${walkers}walkers`, pedestrians: [...scenario.pedestrians, ...extra] };
 }
