@@ -88,7 +88,7 @@ describe('world names and inventory (4 seeds, 400 m)', () => {
       for (const o of inv.objects.filter((x) => x.kind === 'busShelter' && x.street)) expect(o.name).toMatch(new RegExp(`^${o.street} bus stop`));
       for (const o of inv.objects.filter((x) => x.kind === 'kiosk' && x.street)) expect(o.name).toMatch(new RegExp(`^${o.street} kiosk`));
       for (const o of inv.objects.filter((x) => x.kind === 'fountain' && x.street)) expect(o.name).toMatch(new RegExp(`^${o.street} Fountain`));
-      for (const o of inv.objects.filter((x) => x.kind === 'statue' && x.street)) expect(o.name).toMatch(/^Statue of [A-Z]/);
+      for (const o of inv.objects.filter((x) => x.kind === 'statue' && x.street)) expect(o.name).toMatch(/^Statue of [A-Z][a-z]+( [A-Z][a-z]+)*$/);
       // Landmarks of every kind, each reachable (above), and countable bike racks.
       for (const kind of ['storefront', 'bus-stop', 'kiosk', 'statue', 'fountain'] as const) expect(inv.landmarks.some((l) => l.kind === kind), `seed ${seed}: a ${kind}`).toBe(true);
       expect(inv.counts.bikeRack ?? 0).toBeGreaterThan(0);

@@ -99,15 +99,21 @@ const LANDMARK_OF: Partial<Record<ObjectKind, LandmarkKind>> = { busShelter: 'bu
 
 /**
  * The name of a landmark furniture object on `street`: "Oak Way bus stop", "Oak Way kiosk", "Oak Way
- * Fountain", "Statue of Ada Lovelace" (the figure drawn from the object's own stream); null for
- * other furniture.
+ * Fountain", "Statue of Ada Lovelace" (the figure drawn from the object's own stream among those no
+ * earlier statue of the world honours, while any remain; `honoured` collects them); null for other
+ * furniture.
  */
-function furnitureName(o: { id: number; kind: ObjectKind }, street: string, seed = 0): string | null {
+function furnitureName(o: { id: number; kind: ObjectKind }, street: string, seed: number, honoured: Set<string>): string | null {
   switch (o.kind) {
     case 'busShelter': return `${street} bus stop`;
     case 'kiosk': return `${street} kiosk`;
     case 'fountain': return `${street} Fountain`;
-    case 'statue': return `Statue of ${createRng(seed).fork(`statue${o.id}`).pick(STATUE_FIGURES)}`;
+    case 'statue': {
+      const free = STATUE_FIGURES.filter((f) => !honoured.has(f));
+      const figure = createRng(seed).fork(`statue${o.id}`).pick(free.length > 0 ? free : STATUE_FIGURES);
+      honoured.add(figure);
+      return `Statue of ${figure}`;
+    }
     default: return null;
   }
 }
@@ -129,10 +135,11 @@ export function worldInventory(world: World): WorldInventory {
     const best = projectOnPolyline(names.streets[id].polyline, o.centre[0], o.centre[1]);
     return best.side > 0 ? 'left' : 'right';
   };
+  const honoured = new Set<string>();
   const objects: InventoryObject[] = world.obstacles.map((o) => {
     const street = streetName(o.streetId);
     const a = addressOf.get(o.id);
-    const name = a ? (a.shop ?? `${a.number} ${street}`) : street ? furnitureName(o, street, world.seed) : null;
+    const name = a ? (a.shop ?? `${a.number} ${street}`) : street ? furnitureName(o, street, world.seed, honoured) : null;
     return { id: o.id, kind: o.kind, name, position: p3(o.centre), yaw: r3(o.yaw), height: r3(o.height), street, side: street ? sideOf(o) : null };
   });
   // Named furniture (bus stops, kiosks, fountains, statues) sharing a name gets numbers when there are several.
