@@ -88,7 +88,7 @@ export class LiveEpisode {
     return this.run.closureActive(i);
   }
 
-  /** The closure state for the HUD: closures in force of the scenario's, and entries into closed areas so far. */
+  /** The closure state for the HUD: how many of the scenario's closures are in force; null without closures. */
   get closureStatus(): { active: number; total: number } | null {
     const n = this.scenario.closures?.length ?? 0;
     if (n === 0) return null;

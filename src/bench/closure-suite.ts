@@ -12,8 +12,9 @@
  */
 import { createRng } from '../core/random';
 import { pointInRing, type Ring, type Vec2 } from '../core/geometry2d';
-import { nameWorld } from '../world/names';
-import { arcLengths, projectOnPolyline, sampleAt } from '../world/polyline';
+import { namedStreetLine, worldNames } from '../world/names';
+import { navIndex } from '../world/nav-index';
+import { arcLengths, polylineLength, projectOnPolyline, sampleAt } from '../world/polyline';
 import { walkableExtent, zoneAt } from '../world/queries';
 import { findRoute } from '../world/routes';
 import type { World } from '../world/world';
@@ -34,15 +35,12 @@ export const CLOSURE_WARNING = 12;
 const ASSUMED_SPEED = 1.3;
 
 const r3 = (v: number) => Math.round(v * 1000) / 1000;
-const pathLength = (pts: readonly Vec2[]) => pts.reduce((s, p, i) => (i === 0 ? 0 : s + Math.hypot(p[0] - pts[i - 1][0], p[1] - pts[i - 1][1])), 0);
 
 /** The named street nearest to p, or "the street". */
 function streetNear(world: World, p: Vec2): string {
-  const buildings = world.obstacles.filter((o) => o.kind === 'building');
-  const { streets } = nameWorld(world.network, buildings, world.seed);
   let best = { d: Infinity, name: 'the street' };
-  for (const s of streets) {
-    const { d } = projectOnPolyline(s.closed ? [...s.polyline, s.polyline[0]] : s.polyline, p[0], p[1]);
+  for (const s of worldNames(world).streets) {
+    const { d } = projectOnPolyline(namedStreetLine(s), p[0], p[1]);
     if (Math.abs(d) < best.d) best = { d: Math.abs(d), name: s.name };
   }
   return best.name;
@@ -91,10 +89,11 @@ export async function closureSuite(count = 6): Promise<Scenario[]> {
     const [prepared] = prepareClosures(world, [closure]);
     if (prepared.fences.length < 2) continue;
     const closed = new Set(prepared.closedEdges);
-    if (!route.nodes.some((u, i) => i > 0 && world.nav.edges.some((e, j) => closed.has(j) && ((e.a === u && e.b === route.nodes[i - 1]) || (e.b === u && e.a === route.nodes[i - 1]))))) continue;
+    const { edgeBetween } = navIndex(world.nav);
+    if (!route.nodes.some((u, i) => i > 0 && closed.has(edgeBetween(route.nodes[i - 1], u) ?? -1))) continue;
     const detour = detourRoute(world, warn, goal, closed, [area, ...prepared.fences]);
     if (!detour) continue;
-    const remaining = route.length - (sc - h - CLOSURE_WARNING), around = pathLength(detour);
+    const remaining = route.length - (sc - h - CLOSURE_WARNING), around = polylineLength(detour);
     if (around <= remaining + 2 || around > 3 * remaining + 80) continue;
     const [s0, s1] = pts;
     const scenario: Scenario = {

@@ -211,3 +211,21 @@ export function observationDims(m: PolicyManifest): number[] {
   const t = m.context.frames;
   return m.inputs.layout === 'BTCHW' ? [t, 3, h, w] : [3 * t, h, w];
 }
+
+/** Per-environment dims of the map input (manifest `map`), [3, H, W]; null without one. */
+export function mapDims(m: PolicyManifest): [number, number, number] | null {
+  return m.map ? [3, m.map.height, m.map.width] : null;
+}
+
+/**
+ * The step's map observations for a policy whose manifest has `map`: `maps` itself when it holds
+ * B·3·H·W floats.
+ *
+ * @throws Error `NAME: map input needs maps of N floats ([B, 3, H, W]), got …` otherwise.
+ */
+export function requireMaps(m: PolicyManifest, maps: Float32Array | undefined, batch: number): Float32Array {
+  const [c, h, w] = mapDims(m) ?? [0, 0, 0];
+  const n = batch * c * h * w;
+  if (!maps || maps.length !== n) throw new Error(`${m.name}: map input needs maps of ${n} floats ([${batch}, ${c}, ${h}, ${w}]), got ${maps?.length ?? 'none'}`);
+  return maps;
+}

@@ -4,7 +4,7 @@
  * onnxruntime with an opaque shape error mid-episode.
  */
 import { CLOSURE_ROW } from './closure-input';
-import { observationDims, type PolicyManifest } from './manifest';
+import { mapDims, observationDims, type PolicyManifest } from './manifest';
 import { UserError } from '../core/user-error';
 
 /** One tensor as a model declares it (onnxruntime's `InferenceSession.ValueMetadata`, reduced). */
@@ -48,7 +48,8 @@ export function expectedInputs(m: PolicyManifest, batch?: number): ExpectedTenso
   if (m.goal.type === 'image') out.push({ field: 'goal.input', name: m.goal.input, dims: [b, 3, m.image.height, m.image.width] });
   if (m.noise) out.push({ field: 'noise.input', name: m.noise.input, dims: [b, ...m.noise.shape] });
   if (m.closures) out.push({ field: 'closures.input', name: m.closures.input, dims: [b, m.closures.segments, CLOSURE_ROW] });
-  if (m.map) out.push({ field: 'map.input', name: m.map.input, dims: [b, 3, m.map.height, m.map.width] });
+  const map = mapDims(m);
+  if (m.map && map) out.push({ field: 'map.input', name: m.map.input, dims: [b, ...map] });
   return out;
 }
 

@@ -12,7 +12,7 @@ import { DELIVERY_ROBOT, type RobotSpec } from '../robot/robot-spec';
 import { countReadback, submit } from '../gpu/gpu-stats';
 import { DiffusionNoise } from './diffusion-noise';
 import { CLOSURE_ROW, fillClosureInput } from './closure-input';
-import { observationDims, type PolicyManifest } from './manifest';
+import { mapDims, observationDims, requireMaps, type PolicyManifest } from './manifest';
 import { checkModelAgainstManifest, ModelMismatchError } from './model-check';
 import { ObservationPass } from './observation-pass';
 import { observationConfig } from './observation-reference';
@@ -146,11 +146,8 @@ export class OnnxPolicy implements Policy {
       feeds[m.goal.input] = this.goalTensor!;
     }
     if (this.noise && m.noise) feeds[m.noise.input] = new this.ort.Tensor('float32', this.noise.next(), [this.batch, ...m.noise.shape]);
-    if (m.map) {
-      const n = this.batch * 3 * m.map.height * m.map.width;
-      if (obs.maps?.length !== n) throw new Error(`${m.name}: map input needs maps of ${n} floats ([${this.batch}, 3, ${m.map.height}, ${m.map.width}]), got ${obs.maps?.length ?? 'none'}`);
-      feeds[m.map.input] = new this.ort.Tensor('float32', obs.maps, [this.batch, 3, m.map.height, m.map.width]);
-    }
+    const map = mapDims(m);
+    if (m.map && map) feeds[m.map.input] = new this.ort.Tensor('float32', requireMaps(m, obs.maps, this.batch), [this.batch, ...map]);
     if (m.closures) {
       const k = m.closures.segments;
       this.closureInput ??= new Float32Array(this.batch * k * CLOSURE_ROW);

@@ -8,10 +8,9 @@
  * observation pass, [B, T, 3, H, W] float32) and — the one place frames leave the GPU — reads it
  * back to send it.
  */
-import type { Vec2 } from '../core/geometry2d';
 import { mapForReading, submit } from '../gpu/gpu-stats';
 import { DELIVERY_ROBOT, type RobotSpec } from '../robot/robot-spec';
-import { parsePolicyManifest, type PolicyManifest } from './manifest';
+import { mapDims, parsePolicyManifest, requireMaps, type PolicyManifest } from './manifest';
 import { ObservationPass } from './observation-pass';
 import { observationConfig } from './observation-reference';
 import type { CameraMount, Policy, PolicyAction, PolicyObservation } from './policy';
@@ -206,14 +205,12 @@ export class RemotePolicy implements Policy {
       time: obs.time,
       states: obs.states.map((s) => ({ x: s.x, y: s.y, yaw: s.yaw, v: s.v, w: s.w })),
       ...(m.goal.type === 'point' ? { goalRobot: obs.goalRobot!.map((g) => [g[0], g[1]] as [number, number]) } : {}),
-      ...(obs.notices ? { notices: obs.notices.map((n) => (n ? { text: n.text, segments: n.segments.map(([a, b]) => [[a[0], a[1]], [b[0], b[1]]] as [Vec2, Vec2]) } : null)) } : {}),
+      ...(obs.notices ? { notices: [...obs.notices] } : {}),
     };
     const shape = [this.batch, m.context.frames, 3, m.image.height, m.image.width];
     const tensors: { name: string; shape: number[]; data: Float32Array }[] = [{ name: 'observation', shape, data }];
-    if (m.map) {
-      if (obs.maps?.length !== this.batch * 3 * m.map.height * m.map.width) throw new Error(`${this.name}: the spec's map needs maps [${this.batch}, 3, ${m.map.height}, ${m.map.width}]`);
-      tensors.push({ name: 'map', shape: [this.batch, 3, m.map.height, m.map.width], data: obs.maps });
-    }
+    const map = mapDims(m);
+    if (map) tensors.push({ name: 'map', shape: [this.batch, ...map], data: requireMaps(m, obs.maps, this.batch) });
     const flat = await this.link.exchange(header, tensors, m, this.batch);
     return decodePolicyOutput(m, flat, this.batch, this.robot);
   }

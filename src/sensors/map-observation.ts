@@ -104,7 +104,7 @@ export class MapObservation {
    * `out[offset … offset + 3·H·W)` as RGB planes in [0, 1].
    */
   fill(state: { x: number; y: number; yaw: number }, out: Float32Array, offset = 0): void {
-    const { width: W, height: H, metresPerPixel: mpp, orientation, marker } = this.spec;
+    const { width: W, height: H, metresPerPixel: mpp, marker } = this.spec;
     const base = this.base, bd = base.data;
     const up = this.spec.orientation === 'heading-up';
     const c = Math.cos(state.yaw), s = Math.sin(state.yaw);
@@ -115,7 +115,8 @@ export class MapObservation {
     const [rx, ry] = up ? [s, -c] : [1, 0];
     const [dx, dy] = up ? [-c, -s] : [0, -1];
     const plane = W * H;
-    const tip: Vec2 = orientation === 'heading-up' ? [0, -1] : [c, -s];
+    // The heading tick's direction in the image (u right, v down).
+    const tip: Vec2 = up ? [0, -1] : [c, -s];
     for (let j = 0; j < H; j++) {
       const v = j + 0.5 - H / 2;
       for (let i = 0; i < W; i++) {

@@ -7,7 +7,7 @@
 import type { Vec2 } from './geometry';
 import type { JunctionKind } from './network';
 import type { ObjectKind } from './objects';
-import { namedStreetLine, nameWorld, STATUE_FIGURES } from './names';
+import { namedStreetLine, STATUE_FIGURES, worldNames } from './names';
 import { createRng } from '../core/random';
 import { polylineLength, projectOnPolyline } from './polyline';
 import { walkableExtent } from './queries';
@@ -120,8 +120,7 @@ function furnitureName(o: { id: number; kind: ObjectKind }, street: string, seed
 
 /** The inventory of `world` (see {@link WorldInventory}). */
 export function worldInventory(world: World): WorldInventory {
-  const buildings = world.obstacles.filter((o) => o.kind === 'building');
-  const names = nameWorld(world.network, buildings, world.seed);
+  const names = worldNames(world);
   const streetName = (networkStreetId: number): string | null => {
     const id = names.streetOf.get(networkStreetId);
     return id === undefined ? null : names.streets[id].name;

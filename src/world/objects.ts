@@ -73,6 +73,18 @@ interface Ctx {
   verge: MultiPolygonIndex;
 }
 
+/**
+ * The point across the verge of street `st` (its densified centreline `line` with arc lengths `cum`)
+ * on `side` at arc length s (lat 0 at the curb side, 1 at the sidewalk side), the street's heading
+ * there (rad) and the zone offsets there (profile.ts: zoneOffsets).
+ */
+function vergePoint(st: StreetNetwork['streets'][number], line: readonly Vec2[], cum: number[], side: 1 | -1, s: number, lat: number): { c: Vec2; yaw: number; d: number[] } {
+  const { p, t } = sampleAt(line, s, cum);
+  const d = zoneOffsets(st.profile, side, s);
+  const y = side * (d[1] + lat * (d[2] - d[1]));
+  return { c: [p[0] - t[1] * y, p[1] + t[0] * y], yaw: Math.atan2(t[1], t[0]), d };
+}
+
 function tryAdd(ctx: Ctx, o: Omit<StaticObject, 'id'>, check: Ring): boolean {
   if (!ctx.verge.containsRing(check)) return false;
   for (const other of ctx.grid.query(boxOf(check))) if (convexRingsOverlap(check, other.footprint)) return false;
@@ -112,12 +124,7 @@ export function placeFurniture(rng: Rng, net: StreetNetwork, layout: CrosswalkLa
     const cuts = layout.junctionCuts.get(st.id) ?? [0, 0];
     for (const side of [1, -1] as const) {
       const r = rng.fork(`street${st.id}/side${side}`);
-      const at = (s: number, lat: number): { c: Vec2; yaw: number; d: number[] } => {
-        const { p, t } = sampleAt(line, s, cum);
-        const d = zoneOffsets(st.profile, side, s);
-        const y = side * (d[1] + lat * (d[2] - d[1]));
-        return { c: [p[0] - t[1] * y, p[1] + t[0] * y], yaw: Math.atan2(t[1], t[0]), d };
-      };
+      const at = (s: number, lat: number) => vergePoint(st, line, cum, side, s, lat);
       const atCurb = (s: number, off: number): Vec2 => {
         const { p, t } = sampleAt(line, s, cum);
         const y = side * (zoneOffsets(st.profile, side, s)[1] + off);
@@ -189,12 +196,10 @@ export function placeLandmarkFurniture(rng: Rng, net: StreetNetwork, layout: Cro
     const L = cum[cum.length - 1];
     for (const side of [1, -1] as const) {
       const r = rng.fork(`street${st.id}/side${side}`);
-      // A point across the verge (lat 0 at the curb side, 1 at the sidewalk side), the street's heading and the verge depth.
-      const at = (s: number, lat: number): { c: Vec2; yaw: number; depth: number } => {
-        const { p, t } = sampleAt(line, s, cum);
-        const d = zoneOffsets(st.profile, side, s);
-        const y = side * (d[1] + lat * (d[2] - d[1]));
-        return { c: [p[0] - t[1] * y, p[1] + t[0] * y], yaw: Math.atan2(t[1], t[0]), depth: d[2] - d[1] };
+      // A point halfway across the verge, the street's heading and the verge depth there.
+      const at = (s: number, lat: number) => {
+        const { c, yaw, d } = vergePoint(st, line, cum, side, s, lat);
+        return { c, yaw, depth: d[2] - d[1] };
       };
       for (const [a, b] of vergeIntervals(L, layout.vergeGaps.get(st.id), 1)) {
         const fits = (depth: number, across: number) => depth >= across + 2 * OBJECT_MARGIN + 0.1;

@@ -52,6 +52,18 @@ function waypointBias(dims: number, xScale = 1): number[] {
   return out;
 }
 
+/** The output of the examples that predict K metric waypoints, following the third (`waypointIndex` 2). */
+const WAYPOINTS_K2 = { kind: 'waypoints', name: 'waypoints', count: K, dims: 2, waypointIndex: 2 } as const;
+
+/**
+ * The manifest fields every single-frame example shares, in manifest key order: name, rate, the
+ * W × H image, one context frame every control step, ImageNet normalisation applied by Curbside, and
+ * the observation input `obs`.
+ */
+function singleFrameManifest(name: string, rateHz: number): Record<string, unknown> {
+  return { name, rateHz, image: { width: W, height: H }, context: { frames: 1, spacing: 1 / rateHz }, normalization: { ...IMAGENET, appliedBy: 'curbside' }, inputs: { observation: 'obs' } };
+}
+
 interface Example {
   name: string;
   manifest: Record<string, unknown>;
@@ -70,14 +82,9 @@ function singleFrame(seed: number): Example {
     name: 'single-frame',
     model: g.build('Curbside example: single frame → 5 waypoints (robot frame, metres).'),
     manifest: {
-      name: 'example single-frame',
-      rateHz: 2,
-      image: { width: W, height: H },
-      context: { frames: 1, spacing: 0.5 },
-      normalization: { ...IMAGENET, appliedBy: 'curbside' },
-      inputs: { observation: 'obs' },
+      ...singleFrameManifest('example single-frame', 2),
       goal: { type: 'none' },
-      output: { kind: 'waypoints', name: 'waypoints', count: K, dims: 2, waypointIndex: 2 },
+      output: WAYPOINTS_K2,
     },
   };
 }
@@ -136,14 +143,9 @@ function pointGoal(seed: number): Example {
     name: 'point-goal',
     model: g.build('Curbside example: single frame + goal point (robot frame, metres) → 5 waypoints.'),
     manifest: {
-      name: 'example point-goal',
-      rateHz: 2,
-      image: { width: W, height: H },
-      context: { frames: 1, spacing: 0.5 },
-      normalization: { ...IMAGENET, appliedBy: 'curbside' },
-      inputs: { observation: 'obs' },
+      ...singleFrameManifest('example point-goal', 2),
       goal: { type: 'point', input: 'goal' },
-      output: { kind: 'waypoints', name: 'waypoints', count: K, dims: 2, waypointIndex: 2 },
+      output: WAYPOINTS_K2,
     },
   };
 }
@@ -159,12 +161,7 @@ function cmd(seed: number): Example {
     name: 'cmd',
     model: g.build('Curbside example: single frame → (v, ω) in m/s and rad/s.'),
     manifest: {
-      name: 'example cmd',
-      rateHz: 5,
-      image: { width: W, height: H },
-      context: { frames: 1, spacing: 0.2 },
-      normalization: { ...IMAGENET, appliedBy: 'curbside' },
-      inputs: { observation: 'obs' },
+      ...singleFrameManifest('example cmd', 5),
       output: { kind: 'cmd', name: 'cmd' },
     },
   };
@@ -185,13 +182,8 @@ function diffusion(seed: number): Example {
     name: 'diffusion',
     model: g.build('Curbside example: single frame + noise [B, 5, 2] → 5 waypoints (diffusion-policy contract).'),
     manifest: {
-      name: 'example diffusion',
-      rateHz: 2,
-      image: { width: W, height: H },
-      context: { frames: 1, spacing: 0.5 },
-      normalization: { ...IMAGENET, appliedBy: 'curbside' },
-      inputs: { observation: 'obs' },
-      output: { kind: 'waypoints', name: 'waypoints', count: K, dims: 2, waypointIndex: 2 },
+      ...singleFrameManifest('example diffusion', 2),
+      output: WAYPOINTS_K2,
       noise: { input: 'noise', shape: [K, 2] },
     },
   };
@@ -216,14 +208,9 @@ function imageGoal(seed: number): Example {
     name: 'image-goal',
     model: g.build('Curbside example: single frame + goal image → 5 waypoints (robot frame, metres).'),
     manifest: {
-      name: 'example image-goal',
-      rateHz: 2,
-      image: { width: W, height: H },
-      context: { frames: 1, spacing: 0.5 },
-      normalization: { ...IMAGENET, appliedBy: 'curbside' },
-      inputs: { observation: 'obs' },
+      ...singleFrameManifest('example image-goal', 2),
       goal: { type: 'image', input: 'goal_image' },
-      output: { kind: 'waypoints', name: 'waypoints', count: K, dims: 2, waypointIndex: 2 },
+      output: WAYPOINTS_K2,
     },
   };
 }
@@ -255,12 +242,7 @@ function urban(seed: number): Example {
     name: 'urban',
     model: g.build('Curbside example: single frame + closure notice [B, 8, 5] + map [B, 3, 16, 16] → (v, ω); each noticed segment slows v by 0.2 m/s, the map\'s mean red adds half of it.'),
     manifest: {
-      name: 'example urban',
-      rateHz: 5,
-      image: { width: W, height: H },
-      context: { frames: 1, spacing: 0.2 },
-      normalization: { ...IMAGENET, appliedBy: 'curbside' },
-      inputs: { observation: 'obs' },
+      ...singleFrameManifest('example urban', 5),
       output: { kind: 'cmd', name: 'cmd' },
       closures: { input: 'closures', segments: CLOSURE_SEGMENTS },
       map: { input: 'map', width: MAP_PX, height: MAP_PX, metresPerPixel: 1, orientation: 'heading-up', marker: true, labels: false },

@@ -211,8 +211,7 @@ export function bakeFurniture(world: World, o: StaticObject, z: number, seed: nu
     }
     case 'bench': {
       const { toRoad } = streetFrame(world, o);
-      const len = Math.hypot(o.footprint[1][0] - o.footprint[0][0], o.footprint[1][1] - o.footprint[0][1]);
-      const dep = Math.hypot(o.footprint[2][0] - o.footprint[1][0], o.footprint[2][1] - o.footprint[1][1]);
+      const [len, dep] = boxSides(o);
       const L = Math.max(len, dep), D = Math.min(len, dep);
       addBox(out, cx, cy, z + 0.4, z + 0.46, L, D, o.yaw, C.wood, 0.07);
       // Backrest on the road side (the bench faces the sidewalk).
@@ -263,8 +262,7 @@ export function bakeFurniture(world: World, o: StaticObject, z: number, seed: nu
     }
     case 'busShelter': {
       const { toRoad } = streetFrame(world, o);
-      const len = Math.hypot(o.footprint[1][0] - o.footprint[0][0], o.footprint[1][1] - o.footprint[0][1]);
-      const dep = Math.hypot(o.footprint[2][0] - o.footprint[1][0], o.footprint[2][1] - o.footprint[1][1]);
+      const [len, dep] = boxSides(o);
       const h = o.height;
       const ca = Math.cos(o.yaw), sa = Math.sin(o.yaw);
       // Roof.
