@@ -8,18 +8,7 @@ import { GpuProfiler } from '../src/gpu/profiler';
 import { OffscreenTarget, OFFSCREEN_COLOR_FORMAT, OFFSCREEN_DEPTH_FORMAT } from '../src/splats/offscreen';
 import { SplatRenderer } from '../src/splats/splat-renderer';
 
-/** `camera` turned about its target, around its up axis, by `deg` degrees (Rodrigues' rotation). */
-export function orbitCamera(camera: PinholeCamera, deg: number): PinholeCamera {
-  const a = (deg * Math.PI) / 180;
-  const k = camera.up.map((v) => v / Math.hypot(...camera.up)) as Vec3;
-  const v = camera.eye.map((e, i) => e - camera.target[i]) as Vec3;
-  const kv = k[0] * v[0] + k[1] * v[1] + k[2] * v[2];
-  const cross: Vec3 = [k[1] * v[2] - k[2] * v[1], k[2] * v[0] - k[0] * v[2], k[0] * v[1] - k[1] * v[0]];
-  const c = Math.cos(a);
-  const s = Math.sin(a);
-  const eye = v.map((vi, i) => camera.target[i] + vi * c + cross[i] * s + k[i] * kv * (1 - c)) as Vec3;
-  return { ...camera, eye };
-}
+export { orbitCamera } from '../src/gpu/camera';
 
 /**
  * A start view relative to a capture's robust bounds: the eye at `distance` bounds radii from the

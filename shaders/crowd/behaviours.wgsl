@@ -8,20 +8,21 @@
 //   1. updateBehaviours  one thread per slot, the slot's pedestrians in scenario order (control()):
 //      triggers, paths, lateral timing, gestures, queues, interact phases. Sequential within a slot because a queue
 //      member reads the `triggered` flag that members before it set in the same step (as the TS loop);
-//   2. computeVelocities one thread per pedestrian: preferred velocity (consumes reached waypoints),
-//      then, unless responsibility is 0 (keeps the preferred velocity), ORCA with the robot disc and
-//      the slot's pedestrians within NEIGHBOR_DIST (nearest PED_MAX_NEIGHBORS) and the slot's
-//      obstacle edges (nearest MAX_OBSTACLE_NEIGHBORS); writes nextVelocity (reads kinematics only);
-//   3. integrate         one thread per pedestrian: velocity, position += v·dt, heading.
+//   2. computeVelocities one thread per pedestrian: preferred velocity (consumes reached waypoints;
+//      back to the anchor when the path is empty), then ORCA with the robot disc (unless its
+//      responsibility is 0), the slot's pedestrians within NEIGHBOR_DIST (nearest
+//      PED_MAX_NEIGHBORS) and the slot's obstacle edges (nearest MAX_OBSTACLE_NEIGHBORS); writes
+//      nextVelocity (reads kinematics only);
+//   3. integrate         one thread per pedestrian: velocity, position += v·dt, heading, anchor.
 // Inactive slots (SlotStep.running = 0) and empty places (i ≥ pedCount) are skipped.
 //
-// Bindings (group 0): 0 slots, 1 pedParams, 2 pedStates, 3 kinematics, 4 routes (PATH_CAPACITY per
-// pedestrian), 5 paths (PATH_CAPACITY per pedestrian), 6 obstacleVertices, 7 nextVelocity.
+// Bindings (group 0): 0 slots, 1 pedParams, 2 pedStates, 3 kinematics, 4 routes, 5 paths (a pool of
+// points: pedestrian g's region starts at pathBase(g), any length, sized by the host), 6
+// obstacleVertices, 7 nextVelocity.
 
 override CROWD_WORKGROUP_SIZE: u32 = 64u;
 override SLOT_COUNT: u32 = 1u;
 override PEDS_PER_SLOT: u32 = 16u;
-override PATH_CAPACITY: u32 = 8u;
 override MAX_OBSTACLE_NEIGHBORS: u32 = 16u;
 // ORCA parameters of every pedestrian (scenario-pedestrians.ts PEDESTRIAN_ORCA, PEDESTRIAN_RADIUS,
 // ROBOT_DISC_RADIUS).
@@ -39,9 +40,14 @@ override WAYPOINT_REACHED: f32;        // m: a waypoint closer than this is cons
 override EASE_TIME: f32;               // s: speed toward the last waypoint ≤ distance / EASE_TIME
 override MOVING_SPEED: f32;            // m/s: faster than this turns the heading to the velocity
 override LATERAL_MIN_ROBOT_SPEED: f32; // m/s
-override QUEUE_SERVED_WALK: f32;       // m walked on after being served
+override QUEUE_SERVED_WALK: f32;       // m walked on after being served (less QUEUE_SERVED_SPACING per place)
+override QUEUE_SERVED_SPACING: f32;    // m
 override QUEUE_SERVED_SPEED: f32;      // m/s
 override QUEUE_CLOSE_UP_SPEED: f32;    // m/s
+override QUEUE_STEP_ASIDE: f32;        // m a served person steps aside (to PedParams.exitSide)
+override QUEUE_STEP_AHEAD: f32;        // m it steps ahead while stepping aside
+override HOLD_SPEED: f32;              // m/s: the fastest a standing pedestrian walks back to its anchor
+override HOLD_TOLERANCE: f32;          // m: closer than this to its anchor it does not move
 override COOPERATIVE: f32;             // ORCA responsibility of walkers (interact after its stay)
 const NEVER: f32 = 3.0e38;           // "not set" time (the TS's Infinity)
 const NO_NEIGHBOR: u32 = 0xffffffffu;
@@ -63,16 +69,35 @@ fn hasFlag(flags: u32, flag: u32) -> bool {
   return (flags & flag) != 0u;
 }
 
+// First element of pedestrian g's region of routes[] and paths[].
+fn pathBase(g: u32) -> u32 {
+  return slots[g / PEDS_PER_SLOT].pathBase + pedParams[g].pathOffset;
+}
+
 // Sets pedestrian g's path to the single waypoint w.
 fn setPath1(g: u32, s: ptr<function, PedState>, w: vec2f) {
-  paths[g * PATH_CAPACITY] = w;
+  paths[pathBase(g)] = w;
   (*s).pathStart = 0u;
   (*s).pathEnd = 1u;
 }
 
-// Queue (TS queue()): the head is served after its wait and walks off; a follower whose place
-// ahead has emptied walks up to the first free place and waits there.
+// Sets pedestrian g's path to the waypoints w0, w1.
+fn setPath2(g: u32, s: ptr<function, PedState>, w0: vec2f, w1: vec2f) {
+  let base = pathBase(g);
+  paths[base] = w0;
+  paths[base + 1u] = w1;
+  (*s).pathStart = 0u;
+  (*s).pathEnd = 2u;
+}
+
+// Queue (TS queue()): only the head (place 0) is served, params.wait s after it started standing
+// at the front: it steps aside (to p.exitSide of the line's direction) and walks off. A standing
+// follower whose place ahead has emptied closes up to the first free place of the original line;
+// its clock restarts on arrival.
 fn queue(slot: u32, g: u32, p: PedParams, s: ptr<function, PedState>, k: ptr<function, PedKinematics>, dt: f32) {
+  if (hasFlag((*k).flags, FLAG_TRIGGERED)) {
+    return;
+  }
   let begin = slot * PEDS_PER_SLOT;
   let count = slots[slot].pedCount;
   var ahead = 0u;
@@ -82,27 +107,30 @@ fn queue(slot: u32, g: u32, p: PedParams, s: ptr<function, PedState>, k: ptr<fun
       ahead += 1u;
     }
   }
-  (*s).clock += dt;
-  let triggered = hasFlag((*k).flags, FLAG_TRIGGERED);
-  if (!triggered && ahead == 0u && (*s).clock >= p.wait) {
-    // Served: walk on along the queue's direction.
-    (*k).flags |= FLAG_TRIGGERED;
-    setPath1(g, s, (*k).position + QUEUE_SERVED_WALK * vec2f(cos((*k).heading), sin((*k).heading)));
-    (*s).speed = QUEUE_SERVED_SPEED;
-    return;
-  }
-  if (!triggered && f32(ahead) < (*s).place && (*s).pathStart == (*s).pathEnd) {
-    // Someone ahead left: close up to the first free place of the original line.
+  if (f32(ahead) < (*s).place && (*s).pathStart == (*s).pathEnd) {
+    // A place ahead freed: close up to the first free place of the original line.
     for (var j = begin; j < begin + count; j++) {
       let q = pedParams[j];
       if (q.kind == KIND_QUEUING && q.group == p.group && q.order == f32(ahead)) {
         setPath1(g, s, q.spawn);
         (*s).speed = QUEUE_CLOSE_UP_SPEED;
-        (*s).clock = 0.0;
         (*s).place = f32(ahead);
         break;
       }
     }
+  }
+  if ((*s).pathStart != (*s).pathEnd) {
+    (*s).clock = 0.0; // Walking to its place: the wait starts on arrival.
+    return;
+  }
+  (*s).clock += dt;
+  if ((*s).place == 0.0 && (*s).clock >= p.wait) {
+    (*k).flags |= FLAG_TRIGGERED;
+    let dir = vec2f(cos(p.heading), sin(p.heading)); // the line's direction
+    let left = vec2f(-dir.y, dir.x);
+    let aside = (*k).position + QUEUE_STEP_AHEAD * dir + p.exitSide * QUEUE_STEP_ASIDE * left;
+    setPath2(g, s, aside, aside + (QUEUE_SERVED_WALK - QUEUE_SERVED_SPACING * p.order) * dir);
+    (*s).speed = QUEUE_SERVED_SPEED;
   }
 }
 
@@ -124,7 +152,7 @@ fn interact(g: u32, p: PedParams, s: ptr<function, PedState>, k: ptr<function, P
     if ((*s).clock >= p.wait - 0.5 * dt) {
       (*s).phase = INTERACT_LEAVE;
       (*s).responsibility = COOPERATIVE;
-      let base = g * PATH_CAPACITY;
+      let base = pathBase(g);
       for (var j = 0u; j < p.routeLen; j++) {
         paths[base + j] = routes[base + j];
       }
@@ -157,7 +185,7 @@ fn control(slot: u32, g: u32, st: SlotStep) {
     case KIND_FRONTAL, KIND_OVERTAKING, KIND_PED_CROSSING: {
       if (fire) {
         // The route without its first point (the spawn).
-        let base = g * PATH_CAPACITY;
+        let base = pathBase(g);
         for (var j = 1u; j < p.routeLen; j++) {
           paths[base + j - 1u] = routes[base + j];
         }
@@ -177,10 +205,7 @@ fn control(slot: u32, g: u32, st: SlotStep) {
         s.startAt = st.time + max(0.0, robotTime - pedTime);
       }
       if (st.time >= s.startAt) {
-        paths[g * PATH_CAPACITY] = p.point;
-        paths[g * PATH_CAPACITY + 1u] = p.exit;
-        s.pathStart = 0u;
-        s.pathEnd = 2u;
+        setPath2(g, &s, p.point, p.exit);
         s.startAt = NEVER;
       }
     }
@@ -227,17 +252,23 @@ fn stepsNow(g: u32) -> bool {
 }
 
 // Preferred velocity toward the next waypoint (TS preferred()): consumes reached waypoints, eases
-// into the last one; zero when the path is empty.
+// into the last one; with an empty path, back toward the anchor (the hold rule: at most HOLD_SPEED,
+// easing in, zero within HOLD_TOLERANCE).
 fn preferred(g: u32, position: vec2f) -> vec2f {
   let s = pedStates[g];
-  let base = g * PATH_CAPACITY;
+  let base = pathBase(g);
   var start = s.pathStart;
   while (start < s.pathEnd && length(paths[base + start] - position) < WAYPOINT_REACHED) {
     start += 1u;
   }
   pedStates[g].pathStart = start;
   if (start == s.pathEnd) {
-    return vec2f(0.0);
+    let toAnchor = s.anchor - position;
+    let da = length(toAnchor);
+    if (da < HOLD_TOLERANCE) {
+      return vec2f(0.0);
+    }
+    return toAnchor / da * min(HOLD_SPEED, da / EASE_TIME);
   }
   let toTarget = paths[base + start] - position;
   let d = length(toTarget);
@@ -258,15 +289,16 @@ fn computeVelocities(@builtin(global_invocation_id) gid: vec3u, @builtin(num_wor
   let st = slots[slot];
   let me = kinematics[g];
   let prefVelocity = preferred(g, me.position);
-  let responsibility = pedStates[g].responsibility;
-  if (responsibility == 0.0) {
-    nextVelocity[g] = prefVelocity; // Non-cooperative: keeps its line (others give way).
-    return;
-  }
-  // Agent neighbours: the robot (always a candidate, NO_NEIGHBOR) and the slot's pedestrians
-  // closer than NEIGHBOR_DIST, nearest PED_MAX_NEIGHBORS by (distSq, robot first, index).
+  // Responsibility 0: never yields to the robot (its disc is left out); every pedestrian avoids
+  // obstacles and takes COOPERATIVE of each pedestrian-pedestrian avoidance.
+  let yieldsToRobot = pedStates[g].responsibility > 0.0;
+  let responsibility = select(COOPERATIVE, pedStates[g].responsibility, yieldsToRobot);
+  // Agent neighbours: the robot (a candidate when it yields to it, NO_NEIGHBOR) and the slot's
+  // pedestrians closer than NEIGHBOR_DIST, nearest PED_MAX_NEIGHBORS by (distSq, robot first, index).
   var agentCount = 0u;
-  insertNeighbor(absSq(st.robotPosition - me.position), 0u, &agentCount, PED_MAX_NEIGHBORS);
+  if (yieldsToRobot) {
+    insertNeighbor(absSq(st.robotPosition - me.position), 0u, &agentCount, PED_MAX_NEIGHBORS);
+  }
   let begin = slot * PEDS_PER_SLOT;
   for (var j = begin; j < begin + st.pedCount; j++) {
     if (j == g) {
@@ -315,6 +347,13 @@ fn integrate(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups)
   k.position += k.velocity * slots[g / PEDS_PER_SLOT].dt;
   if (length(k.velocity) > MOVING_SPEED) {
     k.heading = atan2(k.velocity.y, k.velocity.x);
+  }
+  let s = pedStates[g];
+  k.flags &= ~FLAG_WALKING;
+  if (s.pathStart < s.pathEnd) {
+    // Walked this step: the anchor follows it (TS step()).
+    pedStates[g].anchor = k.position;
+    k.flags |= FLAG_WALKING;
   }
   kinematics[g] = k;
 }

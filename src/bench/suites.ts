@@ -20,7 +20,8 @@
  */
 import { createRng, type Rng } from '../core/random';
 import { arcLengths, sampleAt } from '../world/polyline';
-import { isWalkable, walkableExtent } from '../world/queries';
+import { isWalkable, lineClearOfObstacles, walkableExtent } from '../world/queries';
+import { BEHAVIOUR_CONSTANTS } from '../crowd/scenario-pedestrians';
 import { findRoute, sampleRoute, type SampledRoute } from '../world/routes';
 import { generateWorld, type World } from '../world/world';
 import { blockAlternatives } from './blockers';
@@ -103,10 +104,48 @@ function passableOffset(ext: { left: number; right: number }, half: number, side
   return (side > 0 ? gapRight(o) : gapLeft(o)) >= PASSING_GAP ? r3(o) : null;
 }
 
+/** Clearance a scripted pedestrian's line keeps from every static obstacle: its 0.3 m cylinder plus 5 cm, metres. */
+export const SCRIPTED_LINE_CLEARANCE = 0.35;
+
+const { QUEUE_SERVED_WALK, QUEUE_SERVED_SPACING, QUEUE_STEP_ASIDE, QUEUE_STEP_AHEAD } = BEHAVIOUR_CONSTANTS;
+
+/**
+ * The points a scripted pedestrian walks through or stands at (world frame, metres), in order: its
+ * spawn, then its route, its obstructing target, its lateral crossing and exit, or (queuing) the
+ * head's place, the step aside and the end of the served walk (as ScenarioPedestrians computes
+ * them from the spec).
+ *
+ * @param head The spawn of the queue's head (order 0), for queue members.
+ */
+export function scriptedLine(spec: PedestrianSpec, head?: Vec2): Vec2[] {
+  const pt = (v: unknown): Vec2 => [(v as number[])[0], (v as number[])[1]];
+  const line: Vec2[] = [pt(spec.spawn)];
+  if (spec.route) line.push(...spec.route.slice(1).map(pt));
+  if (spec.behaviour === 'obstructing') line.push(pt(spec.params?.target));
+  if (spec.behaviour === 'lateral') line.push(pt(spec.params?.crossPoint), pt(spec.params?.exit));
+  if (spec.behaviour === 'queuing') {
+    const front = head ?? line[0];
+    const order = Number(spec.params?.order ?? 0);
+    const side = Number(spec.params?.exitSide ?? 1) < 0 ? -1 : 1;
+    const [c, sn] = [Math.cos(spec.heading), Math.sin(spec.heading)];
+    const aside: Vec2 = [front[0] + QUEUE_STEP_AHEAD * c - side * QUEUE_STEP_ASIDE * sn, front[1] + QUEUE_STEP_AHEAD * sn + side * QUEUE_STEP_ASIDE * c];
+    const walk = QUEUE_SERVED_WALK - QUEUE_SERVED_SPACING * order;
+    line.push(front, aside, [aside[0] + walk * c, aside[1] + walk * sn]);
+  }
+  return line;
+}
+
+/** The line's first point (the spawn) walkable and the whole line clear of obstacles (see {@link lineClearOfObstacles}). */
+function scriptedLineOk(world: World, line: readonly Vec2[]): boolean {
+  return isWalkable(world, line[0][0], line[0][1]) && lineClearOfObstacles(world, line, SCRIPTED_LINE_CLEARANCE);
+}
+
 /**
  * Pedestrians for one reactive behaviour placed along `route` (world `world`), with trigger
  * parameters, around arc length `at` (metres along the route; default 8–11 m drawn from `rng`,
- * at most `length` − 4); null when the placement would leave the walkable area (the caller resamples).
+ * at most `length` − 4); null when the placement would leave the walkable area or a scripted line
+ * ({@link scriptedLine}) would pass within {@link SCRIPTED_LINE_CLEARANCE} of a static obstacle (the
+ * caller resamples): scripted pedestrians keep their timing because nothing stands on their line.
  *
  * @throws Error for `ped-crossing` (placed on a crosswalk by {@link crossingPedestrians}).
  */
@@ -149,16 +188,28 @@ export function placeBehaviour(behaviour: Behaviour, route: Vec2[], length: numb
       break;
     }
     case 'queuing': {
-      // 3–5 people in a line along the path (0.2–0.8 m gaps between 0.6 m bodies), head served after a wait.
+      // 3–5 people in a line along the path (0.2–0.8 m gaps between 0.6 m bodies) facing the
+      // robot's direction of travel, the head (order 0) in front; the head is served after its
+      // wait, steps aside to `exitSide` (whichever side has room, the passing gap's first) and walks
+      // on; followers close up, each waiting its own time from arrival.
       const n = rng.int(3, 5);
       const o = passableOffset(ext, 0.3, side);
       if (o === null) return null;
-      let along = 0;
-      peds = Array.from({ length: n }, (_, i) => {
-        if (i > 0) along += 0.6 + rng.range(0.2, 0.8);
-        const g = frameAt(route, s + along);
-        return { behaviour, spawn: add(g.p, g.n, o), heading: heading(f.t), speed: 0, group: 0, params: { order: i, wait: r3(rng.range(5, 15)) } };
-      });
+      const alongs = [0];
+      for (let i = 1; i < n; i++) alongs.push(alongs[i - 1] + 0.6 + rng.range(0.2, 0.8));
+      const waits = alongs.map(() => r3(rng.range(5, 15)));
+      const total = alongs[n - 1];
+      const members = (exitSide: number): PedestrianSpec[] =>
+        alongs.map((along, i) => {
+          const g = frameAt(route, s + total - along);
+          return { behaviour, spawn: add(g.p, g.n, o), heading: heading(f.t), speed: 0, group: 0, params: { order: i, wait: waits[i], exitSide } };
+        });
+      const gapSide = o > 0 ? -1 : o < 0 ? 1 : side;
+      // The first side whose lines are clear and whose step aside lands on walkable ground; else the first clear one.
+      const options = [gapSide, -gapSide].map(members).filter((line) => line.every((m) => scriptedLineOk(world, scriptedLine(m, line[0].spawn as Vec2))));
+      const aside = (line: PedestrianSpec[]) => scriptedLine(line[0])[2];
+      peds = options.find((line) => isWalkable(world, aside(line)[0], aside(line)[1])) ?? options[0] ?? [];
+      if (peds.length === 0) return null;
       break;
     }
     case 'frontal': {
@@ -196,7 +247,8 @@ export function placeBehaviour(behaviour: Behaviour, route: Vec2[], length: numb
     case 'ped-crossing':
       throw new Error('placeBehaviour: ped-crossing is placed on crosswalks by crossingPedestrians');
   }
-  return peds.every((p) => isWalkable(world, p.spawn[0], p.spawn[1])) ? peds : null;
+  const head = peds[0]?.spawn as Vec2 | undefined;
+  return peds.every((p) => scriptedLineOk(world, scriptedLine(p, head))) ? peds : null;
 }
 
 /**
@@ -221,7 +273,7 @@ export function crossingPedestrians(route: Pick<SampledRoute, 'sourceId' | 'poin
   }
   const start = route.points[0];
   const clear = peds.every((p) => Math.hypot(p.spawn[0] - start[0], p.spawn[1] - start[1]) > 2.5);
-  return clear && peds.every((p) => isWalkable(world, p.spawn[0], p.spawn[1])) ? peds : null;
+  return clear && peds.every((p) => isWalkable(world, p.spawn[0], p.spawn[1]) && lineClearOfObstacles(world, scriptedLine(p), SCRIPTED_LINE_CLEARANCE)) ? peds : null;
 }
 
 /**

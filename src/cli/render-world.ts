@@ -1,16 +1,18 @@
 /**
  * Node side of `npm run render -- --world SEED|SCENE.json [--map]` (called by `src/cli/render.ts`):
- * resolves the world argument, drives the headless page (`renderWorldView`, `renderSceneView`,
- * `renderWorldMapImage`, `renderSceneMapImage`) and writes the PNG.
+ * resolves the world argument, drives the headless page (`openWorldView` or `openSceneView`, then
+ * `renderViewFrame` per frame; `renderWorldMapImage`, `renderSceneMapImage`) and writes the PNGs.
  */
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { PNG } from 'pngjs';
 import { withHarness } from '../tools/browser-harness';
 import { CliError } from '../core/user-error';
 import type { Vec3 } from '../gpu/camera';
+import type { ViewOpened } from '../sensors/headless-api';
+import type { PlacedPedestrian } from '../sensors/street-view';
 import { parseSceneFile } from '../world/bake/scene-file';
 import type { Conditions } from '../world/conditions';
+import { frameLabel, frameOutputs, renderFrames, writePng } from './render-frames';
 
 /** Options of {@link renderWorldCli} (the parsed command line). */
 export interface WorldCliOptions {
@@ -21,6 +23,12 @@ export interface WorldCliOptions {
   viewDistance?: number;
   /** With a procedural world: walking pedestrians drawn on the sidewalks in view. */
   pedestrians?: number;
+  /** Standing pedestrians at chosen spots (world frame), drawn by the robot camera. */
+  pedestrianAt?: PlacedPedestrian[];
+  /** Frames of an orbit (`OUT-000.png` …); undefined: one frame written to `out`. */
+  frames?: number;
+  /** Degrees the camera turns about its target per frame. */
+  orbit?: number;
   /** With a procedural world's view: time of day and weather (the robot camera's look). */
   conditions?: Conditions;
   out: string;
@@ -32,14 +40,6 @@ export interface WorldCliOptions {
   fovY?: number;
   headed?: boolean;
   gpu?: boolean;
-}
-
-async function writePng(out: string, width: number, height: number, rgbaBase64: string): Promise<void> {
-  const png = new PNG({ width, height });
-  png.data = Buffer.from(rgbaBase64, 'base64');
-  for (let i = 3; i < png.data.length; i += 4) png.data[i] = 255;
-  await mkdir(dirname(out), { recursive: true });
-  await writeFile(out, PNG.sync.write(png));
 }
 
 /**
@@ -54,6 +54,8 @@ export async function renderWorldCli(o: WorldCliOptions): Promise<void> {
   const seed = Number(o.world);
   if (!isScene && !Number.isInteger(seed)) throw new CliError(`--world ${o.world}: expected an integer seed or a scene file ending in .json`);
   if (o.conditions && (isScene || o.map)) throw new CliError(`--time and --weather apply to views of a procedural world (--world SEED), not to ${o.map ? '--map' : 'scene files'}`);
+  if (o.map && o.frames !== undefined) throw new CliError('--frames and --orbit apply to views, not to --map');
+  if (o.map && o.pedestrianAt) throw new CliError('--pedestrian-at applies to views, not to --map');
   let sceneText = '';
   let capturePath = '';
   if (isScene) {
@@ -69,32 +71,35 @@ export async function renderWorldCli(o: WorldCliOptions): Promise<void> {
       throw new CliError((e as Error).message);
     }
   }
-  const cam = { width: o.width, height: o.height, fovYDeg: o.fovY, eye: o.eye, target: o.target, up: o.up };
-  const result = await withHarness({ headed: o.headed, hardwareGpu: o.gpu }, async (h) => {
+  const cam = { width: o.width, height: o.height, fovYDeg: o.fovY, eye: o.eye, target: o.target, up: o.up, pedestrianAt: o.pedestrianAt };
+  const outs = frameOutputs(o.out, o.frames);
+  await withHarness({ headed: o.headed, hardwareGpu: o.gpu }, async (h) => {
     if (o.map) {
       const size = { widthPx: o.width, heightPx: o.height };
-      return isScene
-        ? { kind: 'map' as const, r: await h.call('renderSceneMapImage', { sceneText, sceneName: o.world, ...size }) }
-        : { kind: 'map' as const, r: await h.call('renderWorldMapImage', { seed, worldSize: o.worldSize, ...size }) };
+      const r = isScene
+        ? await h.call('renderSceneMapImage', { sceneText, sceneName: o.world, ...size })
+        : await h.call('renderWorldMapImage', { seed, worldSize: o.worldSize, ...size });
+      await writePng(o.out, r.width, r.height, r.rgbaBase64);
+      console.log(`${o.out}: map of ${o.world}, ${r.width}×${r.height}, ${r.metresPerPixel.toFixed(3)} m/px, ${((performance.now() - started) / 1000).toFixed(1)} s`);
+      return;
     }
+    let opened: ViewOpened;
     if (isScene) {
       const file = await h.serveFile(capturePath);
-      return { kind: 'view' as const, r: await h.call('renderSceneView', { sceneText, sceneName: o.world, captureUrl: file.url, captureName: file.name, ...cam }) };
+      opened = await h.call('openSceneView', { sceneText, sceneName: o.world, captureUrl: file.url, captureName: file.name, ...cam });
+    } else {
+      opened = await h.call('openWorldView', { seed, worldSize: o.worldSize, viewDistance: o.viewDistance, pedestrians: o.pedestrians, conditions: o.conditions, ...cam });
     }
-    return { kind: 'view' as const, r: await h.call('renderWorldView', { seed, worldSize: o.worldSize, viewDistance: o.viewDistance, pedestrians: o.pedestrians, conditions: o.conditions, ...cam }) };
+    const when = o.conditions ? `${o.conditions.time} ${o.conditions.weather}, ` : '';
+    const peds = opened.pedestrians > 0 ? `${opened.pedestrians} pedestrian${opened.pedestrians === 1 ? '' : 's'}, ` : '';
+    await renderFrames(h, opened.session, outs, o.orbit ?? 0, (r, out, i) => {
+      const c = r.camera;
+      console.log(
+        `${frameLabel(out, i, outs.length)}: ${when}${r.width}×${r.height}, ${r.splatCount.toLocaleString('en')} splats in ${r.chunkCount}/${opened.totalChunks} chunks, ${peds}` +
+          `eye ${c.eye.map((v) => v.toFixed(2)).join(',')} target ${c.target.map((v) => v.toFixed(2)).join(',')}, ` +
+          (i === 0 ? `bake ${(opened.bakeMs / 1000).toFixed(1)} s, ` : '') +
+          `render ${(r.renderMs / 1000).toFixed(1)} s, ${opened.adapter}, ${((performance.now() - started) / 1000).toFixed(1)} s total`,
+      );
+    });
   });
-  await writePng(o.out, result.r.width, result.r.height, result.r.rgbaBase64);
-  const secs = ((performance.now() - started) / 1000).toFixed(1);
-  if (result.kind === 'map') {
-    console.log(`${o.out}: map of ${o.world}, ${result.r.width}×${result.r.height}, ${result.r.metresPerPixel.toFixed(3)} m/px, ${secs} s`);
-    return;
-  }
-  const r = result.r;
-  const c = r.camera;
-  const when = o.conditions ? `${o.conditions.time} ${o.conditions.weather}, ` : '';
-  console.log(
-    `${o.out}: ${when}${r.width}×${r.height}, ${r.splatCount.toLocaleString('en')} splats in ${r.chunkCount}/${r.totalChunks} chunks, ` +
-      `eye ${c.eye.map((v) => v.toFixed(2)).join(',')} target ${c.target.map((v) => v.toFixed(2)).join(',')}, ` +
-      `bake ${(r.bakeMs / 1000).toFixed(1)} s, render ${(r.renderMs / 1000).toFixed(1)} s, ${r.adapter}, ${secs} s total`,
-  );
 }

@@ -3,20 +3,21 @@
  * headless Chromium (WebGPU) and writes a PNG. `--world SEED|SCENE.json` renders a view of a
  * procedural world (baked chunks in view, default camera on a sidewalk at robot height) or of a
  * scanned-scene file; with `--map`, the world's top-down map instead; `--time HH:MM` and `--weather`
- * draw a procedural world's view under those conditions (src/world/conditions.ts). Bad input exits 1
- * with a one-line error.
+ * draw a procedural world's view under those conditions (src/world/conditions.ts); `--pedestrian-at`
+ * stands a pedestrian at a chosen spot. `--frames N` writes an orbit of N frames (`OUT-000.png` …),
+ * turning the camera `--orbit DEG` per frame about its target, with one renderer for all of them.
+ * Bad input exits 1 with a one-line error.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
 import { Command } from 'commander';
-import { PNG } from 'pngjs';
 import { withHarness } from '../tools/browser-harness';
 import { CliError } from '../core/user-error';
 import { runCli } from './run-cli';
 import { serveCapture } from './sog-parts';
 import { DEFAULT_LOD_PIXEL_FRACTION } from '../splats/splat-lod';
 import { SPATIAL_CELLS_MIN_SPLATS } from '../splats/splat-scene-buffers';
-import { nonNegative, numberBetween, parseVec3, positiveInt } from './parse';
+import { finiteNumber, nonNegative, nonNegativeInt, numberBetween, parseVec3, positiveInt } from './parse';
+import { DEFAULT_ORBIT_DEG, frameLabel, frameOutputs, parsePedestrianAt, renderFrames } from './render-frames';
+import type { PlacedPedestrian } from '../sensors/street-view';
 import { renderWorldCli, type WorldCliOptions } from './render-world';
 import { CLOCK_TIME, DEFAULT_CONDITIONS, WEATHERS, type Weather } from '../world/conditions';
 
@@ -25,7 +26,10 @@ const program = new Command('render')
   .option('--scene <file|folder>', 'splat file, SOG meta.json, or a folder of SOG datasets (rendered as one scene)')
   .option('--world <seed|scene.json>', 'render a procedural world (integer seed) or a scanned-scene file instead of --scene')
   .option('--map', 'with --world: render the top-down map instead of a view')
-  .option('--pedestrians <n>', 'with --world SEED: draw N walking pedestrians on the sidewalks in view', positiveInt(1000))
+  .option('--pedestrians <n>', 'with --world SEED: draw N walking pedestrians on the sidewalks in view (0–1000; default 0)', nonNegativeInt(1000))
+  .option('--pedestrian-at <x,y[,heading]>', 'with --world: stand a pedestrian at x,y (world frame, metres) facing heading (radians from +x; default: facing the camera); repeatable', parsePedestrianAt)
+  .option('--frames <n>', 'write N frames OUT-000.png, OUT-001.png, … orbiting the camera about its target (one renderer for all)', positiveInt(100_000))
+  .option('--orbit <deg>', `with --frames: degrees the camera turns about its target per frame, around the up direction (default ${DEFAULT_ORBIT_DEG}; negative turns the other way)`, finiteNumber)
   .option('--world-size <m>', 'with --world SEED: world side length in metres (150–2000)', positiveInt(2000))
   .option('--time <HH:MM>', 'with --world SEED: time of day (00:00–24:00; default 13:00 when --weather is given)')
   .option('--weather <clear|fog|rain>', `with --world SEED: weather (${WEATHERS.join(', ')}; default clear when --time is given)`)
@@ -44,10 +48,12 @@ const program = new Command('render')
 
 runCli(async () => {
   program.parse();
-  const o = program.opts<{ scene?: string; world?: string; map?: boolean; pedestrians?: number; worldSize?: number; viewDistance?: number; out: string; width: number; height: number; eye?: [number, number, number]; target?: [number, number, number]; up?: [number, number, number]; fovY?: number; minAlphaMass?: number; lod?: number; headed?: boolean; gpu?: boolean; time?: string; weather?: string }>();
+  const o = program.opts<{ scene?: string; world?: string; map?: boolean; pedestrians?: number; pedestrianAt?: PlacedPedestrian[]; frames?: number; orbit?: number; worldSize?: number; viewDistance?: number; out: string; width: number; height: number; eye?: [number, number, number]; target?: [number, number, number]; up?: [number, number, number]; fovY?: number; minAlphaMass?: number; lod?: number; headed?: boolean; gpu?: boolean; time?: string; weather?: string }>();
   if (!o.out.toLowerCase().endsWith('.png')) throw new CliError(`--out ${o.out}: the output must be a .png file`);
   if (o.time !== undefined && !CLOCK_TIME.test(o.time)) throw new CliError(`--time ${o.time}: expected HH:MM between 00:00 and 24:00`);
   if (o.weather !== undefined && !(WEATHERS as readonly string[]).includes(o.weather)) throw new CliError(`--weather ${o.weather}: expected one of ${WEATHERS.join(', ')}`);
+  if (o.orbit !== undefined && o.frames === undefined) throw new CliError('--orbit needs --frames N (the number of frames to write)');
+  const orbit = o.orbit ?? DEFAULT_ORBIT_DEG;
   const conditions = o.time !== undefined || o.weather !== undefined
     ? { time: o.time ?? DEFAULT_CONDITIONS.time, weather: (o.weather ?? DEFAULT_CONDITIONS.weather) as Weather }
     : undefined;
@@ -55,17 +61,20 @@ runCli(async () => {
     if (o.scene) throw new CliError('--scene and --world: give one of them');
     if (o.minAlphaMass !== undefined) throw new CliError('--min-alpha-mass applies to --scene captures only');
     if (o.lod) throw new CliError('--lod applies to --scene captures only');
-    return renderWorldCli({ ...o, conditions } as WorldCliOptions);
+    return renderWorldCli({ ...o, orbit, conditions } as WorldCliOptions);
   }
   if (conditions) throw new CliError('--time and --weather apply to views of a procedural world (--world SEED)');
+  if (o.pedestrianAt) throw new CliError('--pedestrian-at applies to views of a world (--world SEED|SCENE.json): a capture alone has no ground to stand on');
   if (!o.scene) throw new CliError("required option '--scene <file>' (or '--world <seed|scene.json>') not specified");
   if (o.map) throw new CliError('--map needs --world SEED|SCENE.json');
   const scene = o.scene;
   const started = performance.now();
-  const result = await withHarness({ headed: o.headed, hardwareGpu: o.gpu }, async (h) => {
+  const outs = frameOutputs(o.out, o.frames);
+  let splatCount = 0;
+  await withHarness({ headed: o.headed, hardwareGpu: o.gpu }, async (h) => {
     const file = await serveCapture(h, scene);
     if (file.sogParts) console.log(`${scene}: ${file.sogParts.length} SOG dataset(s)`);
-    return h.call('renderSplats', {
+    const opened = await h.call('openCaptureView', {
       fileUrl: file.url,
       fileName: file.name,
       sogParts: file.sogParts,
@@ -78,24 +87,21 @@ runCli(async () => {
       minAlphaMass: o.minAlphaMass,
       lodPixelFraction: o.lod,
     });
+    splatCount = opened.splatCount;
+    await renderFrames(h, opened.session, outs, orbit, (r, out, i) => {
+      const c = r.camera;
+      if (r.coveredPixels === 0) {
+        console.warn(
+          `warning: ${out} is empty: no splat of ${scene} is in view of eye ${c.eye.join(',')} looking at ${c.target.join(',')} ` +
+            `(up ${c.up.join(',')}); check --eye, --target and --up`,
+        );
+      }
+      console.log(
+        `${frameLabel(out, i, outs.length)}: ${r.width}×${r.height}, ${r.splatCount.toLocaleString('en')} splats, ` +
+          `eye ${c.eye.map((v) => v.toFixed(3)).join(',')} target ${c.target.map((v) => v.toFixed(3)).join(',')}, ` +
+          `${opened.adapter}, ${((performance.now() - started) / 1000).toFixed(1)} s`,
+      );
+    });
   });
-  const png = new PNG({ width: result.width, height: result.height });
-  png.data = Buffer.from(result.rgbaBase64, 'base64');
-  // Opaque output: the splat image is composited over black.
-  for (let i = 3; i < png.data.length; i += 4) png.data[i] = 255;
-  await mkdir(dirname(o.out), { recursive: true });
-  await writeFile(o.out, PNG.sync.write(png));
-  const c = result.camera;
-  if (result.coveredPixels === 0) {
-    console.warn(
-      `warning: ${o.out} is empty: no splat of ${scene} is in view of eye ${c.eye.join(',')} looking at ${c.target.join(',')} ` +
-        `(up ${c.up.join(',')}); check --eye, --target and --up`,
-    );
-  }
-  console.log(
-    `${o.out}: ${result.width}×${result.height}, ${result.splatCount.toLocaleString('en')} splats, ` +
-      `eye ${c.eye.map((v) => v.toFixed(3)).join(',')} target ${c.target.map((v) => v.toFixed(3)).join(',')}, ` +
-      `${result.adapter}, ${((performance.now() - started) / 1000).toFixed(1)} s`,
-  );
-  if (o.lod && result.splatCount < SPATIAL_CELLS_MIN_SPLATS) console.log(`note: --lod has no effect on ${scene}: captures under ${SPATIAL_CELLS_MIN_SPLATS.toLocaleString('en')} splats have no spatial cells to draw coarse`);
+  if (o.lod && splatCount < SPATIAL_CELLS_MIN_SPLATS) console.log(`note: --lod has no effect on ${scene}: captures under ${SPATIAL_CELLS_MIN_SPLATS.toLocaleString('en')} splats have no spatial cells to draw coarse`);
 });

@@ -1,6 +1,6 @@
 /**
  * End to end: a user's mistake on the command line (a suite file that does not validate, a bad
- * --shard, a file that is not a splat capture) ends in exactly one `error: …` line on stderr and
+ * --shard, a file that is not a splat capture, a bad --pedestrians or --pedestrian-at) ends in exactly one `error: …` line on stderr and
  * exit status 1, never a stack trace. The tools run as a user runs them (`npx tsx src/cli/…`).
  */
 import { spawnSync } from 'node:child_process';
@@ -35,6 +35,13 @@ describe('user errors on the command line', () => {
     ['a malformed --shard', 'bench.ts', ['--shard', '3/2'], /^error: --shard 3\/2: expected i\/n with 1 <= i <= n/],
     ['a file that is not a splat capture', 'render.ts', ['--scene', bad, '--out', join(dir, 'x.png')], /^error: bad-suite\.json: unknown splat format/],
     ['a time of day that is not HH:MM', 'render.ts', ['--world', '1', '--time', '7:30', '--out', join(dir, 'x.png')], /^error: --time 7:30: expected HH:MM between 00:00 and 24:00/],
+    ['a negative pedestrian count', 'render.ts', ['--world', '1', '--pedestrians', '-1', '--out', join(dir, 'x.png')], /^error: option '--pedestrians <n>' argument '-1' is invalid\. expected an integer in 0\.\.1000, got '-1'$/],
+    ['a pedestrian count that is not an integer', 'render.ts', ['--world', '1', '--pedestrians', '2.5', '--out', join(dir, 'x.png')], /^error: option '--pedestrians <n>' argument '2\.5' is invalid\. expected an integer in 0\.\.1000, got '2\.5'$/],
+    ['a --pedestrian-at that is not x,y[,heading]', 'render.ts', ['--world', '1', '--pedestrian-at', '3', '--out', join(dir, 'x.png')], /^error: option '--pedestrian-at <x,y\[,heading\]>' argument '3' is invalid\. expected x,y or x,y,heading \(metres, radians\), got '3'$/],
+    ['a --pedestrian-at outside the world', 'render.ts', ['--world', '1', '--pedestrian-at', '5000,0', '--width', '16', '--height', '12', '--out', join(dir, 'x.png')], /^error: --pedestrian-at 5000,0: outside world 1 \(x -200\.0\.\.200\.0, y -200\.0\.\.200\.0 m\)$/],
+    ['a --pedestrian-at on a capture alone', 'render.ts', ['--scene', bad, '--pedestrian-at', '1,2', '--out', join(dir, 'x.png')], /^error: --pedestrian-at applies to views of a world \(--world SEED\|SCENE\.json\)/],
+    ['--orbit without --frames', 'render.ts', ['--world', '1', '--orbit', '2', '--out', join(dir, 'x.png')], /^error: --orbit needs --frames N/],
+    ['a frame count of 0', 'render.ts', ['--world', '1', '--frames', '0', '--out', join(dir, 'x.png')], /^error: option '--frames <n>' argument '0' is invalid\. expected an integer in 1\.\.100000, got '0'$/],
     ['an unknown condition for matched runs', 'bench.ts', ['--conditions', 'dusk,snow'], /^error: --conditions: unknown condition 'snow': expected day, dusk, night, fog, rain/],
     ['a world size outside 150–2000 m', 'world.ts', ['--seed', '1', '--size', '90', '--json', join(dir, 'w.json')], /^error: option '--size <M>' argument '90' is invalid\. expected metres in \[150, 2000\], got '90'/],
     ['an inventory file that is not .json', 'world.ts', ['--seed', '1', '--json', join(dir, 'w.txt')], /^error: --json .*w\.txt: the output must be a \.json file/],

@@ -31,22 +31,23 @@ export const CROWD_PARAMS_LAYOUT = {
 } as const;
 /** `PedParams`: one pedestrian's constants (pedestrian-types.wgsl). */
 export const PED_PARAMS_LAYOUT = {
-  size: 48, spawn: 0, point: 8, exit: 16, kind: 24, group: 28, order: 32, wait: 36, triggerDistance: 40, routeLen: 44,
+  size: 64, spawn: 0, point: 8, exit: 16, kind: 24, group: 28, order: 32, wait: 36, triggerDistance: 40, routeLen: 44, pathOffset: 48, exitSide: 52, heading: 56,
 } as const;
 /** `PedState`: one pedestrian's behaviour state. */
-export const PED_STATE_LAYOUT = { size: 32, speed: 0, responsibility: 4, clock: 8, startAt: 12, pathStart: 16, pathEnd: 20, place: 24, phase: 28 } as const;
+export const PED_STATE_LAYOUT = { size: 40, speed: 0, responsibility: 4, clock: 8, startAt: 12, pathStart: 16, pathEnd: 20, place: 24, phase: 28, anchor: 32 } as const;
 /** `PedKinematics`: what the host reads back per pedestrian every step. */
 export const PED_KINEMATICS_LAYOUT = { size: 24, position: 0, velocity: 8, heading: 16, flags: 20 } as const;
 /** `SlotStep`: one slot's per-step inputs. */
 export const SLOT_STEP_LAYOUT = {
-  size: 48, robotPosition: 0, robotVelocity: 8, robotSpeed: 16, time: 20, dt: 24, pedCount: 28, running: 32, obstacleBegin: 36, obstacleEnd: 40,
+  size: 48, robotPosition: 0, robotVelocity: 8, robotSpeed: 16, time: 20, dt: 24, pedCount: 28, running: 32, obstacleBegin: 36, obstacleEnd: 40, pathBase: 44,
 } as const;
 /** `PedParams.kind` values, in the order of the `KIND_*` consts of pedestrian-types.wgsl (walk, idle, static: no behaviour). */
 export const PEDESTRIAN_KINDS = ['obstructing', 'conversing', 'queuing', 'frontal', 'lateral', 'overtaking', 'ped-crossing', 'gesturing', 'interact', 'walk', 'idle', 'static'] as const;
 /** `PedState.phase` of an `interact` pedestrian, in the order of the `INTERACT_*` consts of pedestrian-types.wgsl. */
 export const PED_INTERACT_PHASES = ['approach', 'stay', 'leave'] as const;
-/** `PedKinematics.flags`: bit 0 triggered, bits 1–2 the gesture (index into this list). */
+/** `PedKinematics.flags`: bit 0 triggered, bits 1–2 the gesture (index into this list), bit 3 walking (path not empty after the step). */
 export const PED_FLAG_TRIGGERED = 1;
+export const PED_FLAG_WALKING = 8;
 export const PED_GESTURES = ['none', 'stop', 'talk'] as const;
 /** `PedState.startAt` / `PedParams.group` "not set" values (NEVER, 0xffffffff in WGSL). */
 export const PED_NEVER = 3.0e38;

@@ -15,7 +15,7 @@
  * | pedParams        | ped, 48 B      | `PedParams`: constants from the spec (written by load)   |
  * | pedStates        | ped, 32 B      | `PedState`: behaviour state machine                      |
  * | kinematics       | ped, 24 B      | `PedKinematics`: position, velocity, heading, flags (read back) |
- * | routes / paths   | ped, 8 B × maxRoutePoints | spec route (interact: exit points) / waypoints still to walk |
+ * | routes / paths   | point, 8 B     | a pool per slot (`routePointsPerSlot`, grown on demand): each pedestrian's region holds its spec route (interact: exit points) / the waypoints still to walk |
  * | obstacleVertices | vertex, 32 B   | `ObstacleVertex` (RVO2), slot's polygons within 60 m     |
  * | nextVelocity     | ped, 8 B       | ORCA result before integration                           |
  *
@@ -23,6 +23,11 @@
  * compute pass: updateBehaviours → computeVelocities → integrate, then a copy of `kinematics` into
  * a reused staging buffer), and one `mapAsync` readback into a host mirror that the slot views read.
  * No per-step GPU allocations.
+ *
+ * Routes of any length: a load (or {@link GpuPedestrianBatch.setRoute}) that needs more points than
+ * a slot's pool holds grows every slot's pool (new `routes`/`paths` buffers, the old regions copied
+ * on the GPU, one new bind group; the old buffers are destroyed once the queue is done with them).
+ * A slot's region starts at `SlotStep.pathBase`; a pedestrian's at `PedParams.pathOffset` in it.
  *
  * Known differences from the reference: float32 (measured ≤ 3.2e-5 m over 15 s of every behaviour,
  * see the .gpu.test); comparisons that land exactly on a boundary (a trigger distance, a queue
@@ -44,7 +49,7 @@ import { cacheKey, createComputePipeline, deviceCached } from '../gpu/pipeline-c
 import { createKernelModule } from '../gpu/shader-loader';
 import { CROWD_WORKGROUP_SIZE, MAX_OBSTACLE_NEIGHBORS, MAX_NEIGHBORS, ORCA_LINE_CAPACITY } from './gpu-crowd';
 import {
-  OBSTACLE_VERTEX_LAYOUT, PED_FLAG_TRIGGERED, PED_GESTURES, PED_KINEMATICS_LAYOUT as K, PED_NEVER, PED_NO_GROUP, PED_PARAMS_LAYOUT as PP,
+  OBSTACLE_VERTEX_LAYOUT, PED_FLAG_TRIGGERED, PED_FLAG_WALKING, PED_GESTURES, PED_KINEMATICS_LAYOUT as K, PED_NEVER, PED_NO_GROUP, PED_PARAMS_LAYOUT as PP,
   PED_STATE_LAYOUT as PS, PEDESTRIAN_KINDS, SLOT_STEP_LAYOUT as SS, packObstacleVertices,
 } from './gpu-layout';
 import { buildObstacleVertices } from './obstacles';
@@ -53,8 +58,8 @@ import {
   type AnimationState, BEHAVIOUR_CONSTANTS, type InteractParams, initialResponsibility, interactParams, jitteredSpawns, obstaclesNear, PEDESTRIAN_ORCA, PEDESTRIAN_RADIUS, ROBOT_DISC_RADIUS,
 } from './scenario-pedestrians';
 
-/** Default of {@link GpuPedestrianBatchOptions.maxRoutePoints} (the checked-in suites use ≤ 3). */
-export const DEFAULT_ROUTE_POINTS = 8;
+/** Default of {@link GpuPedestrianBatchOptions.routePointsPerSlot}: the initial pool (it grows on demand). */
+export const DEFAULT_ROUTE_POINTS_PER_SLOT = 256;
 
 /** Options of {@link GpuPedestrianBatch.create}. */
 export interface GpuPedestrianBatchOptions {
@@ -64,8 +69,8 @@ export interface GpuPedestrianBatchOptions {
   maxPedestriansPerSlot: number;
   /** Obstacle vertices (after the 60 m filter) one slot can hold; default 2048 (procedural reactive scenes: ≤ ~700). */
   maxObstacleVerticesPerSlot?: number;
-  /** Route points one pedestrian can have (WGSL override `PATH_CAPACITY`); default {@link DEFAULT_ROUTE_POINTS}. */
-  maxRoutePoints?: number;
+  /** Initial route-point pool of one slot (all its pedestrians' regions); grows on demand. Default {@link DEFAULT_ROUTE_POINTS_PER_SLOT}. */
+  routePointsPerSlot?: number;
   label?: string;
 }
 
@@ -76,6 +81,16 @@ interface SlotInfo {
   /** Episode time, s (float64, summed like the TS reference). */
   time: number;
   obstacleRange: [number, number];
+  /** Each pedestrian's region of the slot's route pool: offset and capacity, points. */
+  regions: { offset: number; capacity: number }[];
+  /** Points of the pool allocated. */
+  poolUsed: number;
+}
+
+/** Points a pedestrian's region needs: its route (+1 for an interact object), its exit points, and 2 for a served queue member's or a lateral crossing's path. */
+function regionPoints(spec: PedestrianSpec): number {
+  const exit = spec.behaviour === 'interact' && Array.isArray(spec.params?.exit) ? spec.params.exit.length / 2 : 0;
+  return Math.max(2, (spec.route?.length ?? 0) + 1, Math.ceil(exit));
 }
 
 const STORAGE = GPUBufferUsage.STORAGE;
@@ -101,6 +116,13 @@ function behaviourKernels(device: GPUDevice, constants: Record<string, number>) 
   });
 }
 
+const BIND_ORDER = ['slots', 'pedParams', 'pedStates', 'kinematics', 'routes', 'paths', 'obstacleVertices', 'nextVelocity'] as const;
+
+/** The batch's bind group over its current buffers (recreated when the route pools grow). */
+function bindGroupOf(device: GPUDevice, label: string, layout: GPUBindGroupLayout, buffers: Record<(typeof BIND_ORDER)[number], GPUBuffer>): GPUBindGroup {
+  return device.createBindGroup({ label: `${label}.bindGroup`, layout, entries: BIND_ORDER.map((name, binding) => ({ binding, resource: { buffer: buffers[name] } })) });
+}
+
 /** Pedestrian behaviours + ORCA for B slots on the GPU (see the module comment). */
 export class GpuPedestrianBatch implements PedestrianBatch {
   readonly backend = 'gpu' as const;
@@ -121,10 +143,12 @@ export class GpuPedestrianBatch implements PedestrianBatch {
     readonly slots: number,
     readonly maxPedestriansPerSlot: number,
     readonly maxObstacleVerticesPerSlot: number,
-    readonly maxRoutePoints: number,
+    /** Route points each slot's pool holds now (grows on demand). */
+    private routePointsPerSlot: number,
     private readonly label: string,
     private readonly pipelines: Record<'behaviours' | 'velocities' | 'integrate', GPUComputePipeline>,
-    private readonly bindGroup: GPUBindGroup,
+    private readonly layout: GPUBindGroupLayout,
+    private bindGroup: GPUBindGroup,
     private readonly buffers: Record<'slots' | 'pedParams' | 'pedStates' | 'kinematics' | 'routes' | 'paths' | 'obstacleVertices' | 'nextVelocity' | 'staging', GPUBuffer>,
   ) {
     this.info = new Array(slots).fill(null);
@@ -146,16 +170,16 @@ export class GpuPedestrianBatch implements PedestrianBatch {
   static async create(device: GPUDevice, options: GpuPedestrianBatchOptions): Promise<GpuPedestrianBatch> {
     const { slots, maxPedestriansPerSlot: peds } = options;
     const vertsPerSlot = options.maxObstacleVerticesPerSlot ?? 2048;
-    const routePoints = options.maxRoutePoints ?? DEFAULT_ROUTE_POINTS;
+    const routePoints = options.routePointsPerSlot ?? DEFAULT_ROUTE_POINTS_PER_SLOT;
     const label = options.label ?? 'GpuPedestrianBatch';
-    for (const [name, v] of [['slots', slots], ['maxPedestriansPerSlot', peds], ['maxObstacleVerticesPerSlot', vertsPerSlot], ['maxRoutePoints', routePoints]] as const) {
+    for (const [name, v] of [['slots', slots], ['maxPedestriansPerSlot', peds], ['maxObstacleVerticesPerSlot', vertsPerSlot], ['routePointsPerSlot', routePoints]] as const) {
       if (!Number.isInteger(v) || v < 1) throw new RangeError(`GpuPedestrianBatch.create: ${name} ${v} is not a positive integer`);
     }
     if (PEDESTRIAN_ORCA.maxNeighbors > MAX_NEIGHBORS || PEDESTRIAN_ORCA.maxNeighbors + MAX_OBSTACLE_NEIGHBORS > ORCA_LINE_CAPACITY) {
       throw new Error('GpuPedestrianBatch.create: ORCA line capacity too small');
     }
     const constants: Record<string, number> = {
-      CROWD_WORKGROUP_SIZE, SLOT_COUNT: slots, PEDS_PER_SLOT: peds, PATH_CAPACITY: routePoints, MAX_OBSTACLE_NEIGHBORS,
+      CROWD_WORKGROUP_SIZE, SLOT_COUNT: slots, PEDS_PER_SLOT: peds, MAX_OBSTACLE_NEIGHBORS,
       PED_MAX_NEIGHBORS: PEDESTRIAN_ORCA.maxNeighbors, PED_RADIUS: PEDESTRIAN_RADIUS, ROBOT_RADIUS: ROBOT_DISC_RADIUS,
       MAX_SPEED: PEDESTRIAN_ORCA.maxSpeed, TIME_HORIZON: PEDESTRIAN_ORCA.timeHorizon, TIME_HORIZON_OBST: PEDESTRIAN_ORCA.timeHorizonObst,
       NEIGHBOR_DIST: PEDESTRIAN_ORCA.neighborDist, ...BEHAVIOUR_CONSTANTS,
@@ -169,15 +193,42 @@ export class GpuPedestrianBatch implements PedestrianBatch {
       pedParams: make('pedParams', n * PP.size),
       pedStates: make('pedStates', n * PS.size),
       kinematics: make('kinematics', n * K.size, STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC),
-      routes: make('routes', n * routePoints * 8),
-      paths: make('paths', n * routePoints * 8),
+      routes: make('routes', slots * routePoints * 8, STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC),
+      paths: make('paths', slots * routePoints * 8, STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC),
       obstacleVertices: make('obstacleVertices', slots * vertsPerSlot * OBSTACLE_VERTEX_LAYOUT.size),
       nextVelocity: make('nextVelocity', n * 8, STORAGE),
       staging: make('staging', n * K.size, GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST),
     };
-    const order = ['slots', 'pedParams', 'pedStates', 'kinematics', 'routes', 'paths', 'obstacleVertices', 'nextVelocity'] as const;
-    const bindGroup = device.createBindGroup({ label: `${label}.bindGroup`, layout, entries: order.map((name, binding) => ({ binding, resource: { buffer: buffers[name] } })) });
-    return new GpuPedestrianBatch(device, slots, peds, vertsPerSlot, routePoints, label, { behaviours, velocities, integrate }, bindGroup, buffers);
+    return new GpuPedestrianBatch(device, slots, peds, vertsPerSlot, routePoints, label, { behaviours, velocities, integrate }, layout, bindGroupOf(device, label, layout, buffers), buffers);
+  }
+
+  /**
+   * Grows every slot's route pool to at least `points` (doubling): new `routes`/`paths` buffers,
+   * each slot's region copied on the GPU (queued after any step in flight), a new bind group; the
+   * old buffers are destroyed once the queue has finished with them.
+   */
+  private growPool(points: number): void {
+    const old = this.routePointsPerSlot;
+    let cap = old;
+    while (cap < points) cap *= 2;
+    const encoder = this.device.createCommandEncoder({ label: `${this.label}.growPool` });
+    const retired: GPUBuffer[] = [];
+    for (const name of ['routes', 'paths'] as const) {
+      const was = this.buffers[name];
+      const grown = this.device.createBuffer({ label: `${this.label}.${name}`, size: this.slots * cap * 8, usage: was.usage });
+      for (let slot = 0; slot < this.slots; slot++) encoder.copyBufferToBuffer(was, slot * old * 8, grown, slot * cap * 8, old * 8);
+      this.buffers[name] = grown;
+      retired.push(was);
+    }
+    submit(this.device, encoder);
+    this.bindGroup = bindGroupOf(this.device, this.label, this.layout, this.buffers);
+    this.routePointsPerSlot = cap;
+    void this.device.queue.onSubmittedWorkDone().then(() => retired.forEach((b) => b.destroy()));
+  }
+
+  /** Route points each slot's pool holds now. */
+  get routePoolPoints(): number {
+    return this.routePointsPerSlot;
   }
 
   /**
@@ -185,13 +236,13 @@ export class GpuPedestrianBatch implements PedestrianBatch {
    * jitter from `createRng(seed).fork('pedestrians')`, as the TS reference), their routes and the
    * obstacles within 60 m of any of them (CCW polygons, world frame, m) into the slot's region.
    *
+   * Routes may have any length (the slot pools grow, see the module comment).
+   *
    * @throws RangeError when `slot` is out of range, or more than `maxPedestriansPerSlot`
-   *   pedestrians, a route longer than `maxRoutePoints` points or more than
-   *   `maxObstacleVerticesPerSlot` obstacle vertices are given; Error for an obstructing pedestrian
+   *   pedestrians or more than `maxObstacleVerticesPerSlot` obstacle vertices are given; Error for an obstructing pedestrian
    *   without `params.target`, a lateral one without `params.crossPoint`/`params.exit`, a
    *   non-finite queue order, an interact one with bad `params` (see interactParams), or bad
-   *   polygons (buildObstacleVertices); RangeError for an interact route + object or exit longer
-   *   than `maxRoutePoints`.
+   *   polygons (buildObstacleVertices).
    */
   async load(slot: number, specs: readonly PedestrianSpec[], obstacles: readonly Ring[], seed: number): Promise<void> {
     this.check(slot);
@@ -206,17 +257,24 @@ export class GpuPedestrianBatch implements PedestrianBatch {
       throw new RangeError(`${where}: ${vertices.length} obstacle vertices within 60 m exceed maxObstacleVerticesPerSlot ${this.maxObstacleVerticesPerSlot}`);
     }
     const P = this.maxPedestriansPerSlot;
-    const R = this.maxRoutePoints;
+    const regions: SlotInfo['regions'] = [];
+    let poolUsed = 0;
+    for (const spec of specs) {
+      const capacity = regionPoints(spec);
+      regions.push({ offset: poolUsed, capacity });
+      poolUsed += capacity;
+    }
+    if (poolUsed > this.routePointsPerSlot) this.growPool(poolUsed);
     const params = new ArrayBuffer(P * PP.size);
     const states = new ArrayBuffer(P * PS.size);
     const kin = new ArrayBuffer(P * K.size);
-    const routes = new Float32Array(P * R * 2);
-    const paths = new Float32Array(P * R * 2);
+    const routes = new Float32Array(Math.max(1, poolUsed) * 2);
+    const paths = new Float32Array(Math.max(1, poolUsed) * 2);
     const [pf, pu, sf, su, kf, ku] = [new Float32Array(params), new Uint32Array(params), new Float32Array(states), new Uint32Array(states), new Float32Array(kin), new Uint32Array(kin)];
     specs.forEach((spec, i) => {
       const who = `${where}: pedestrians[${i}] (${spec.behaviour})`;
       const route = spec.route ?? [];
-      if (route.length > R) throw new RangeError(`${who}: route of ${route.length} points exceeds maxRoutePoints ${R}`);
+      const base = regions[i].offset;
       const point = (name: string, required: boolean): [number, number] => {
         const v = spec.params?.[name];
         if (Array.isArray(v) && v.length >= 2) return rel(v);
@@ -235,8 +293,6 @@ export class GpuPedestrianBatch implements PedestrianBatch {
         } catch (e) {
           throw new Error(`${who}: ${(e as Error).message}`);
         }
-        if (route.length + 1 > R) throw new RangeError(`${who}: route of ${route.length} points plus the object exceeds maxRoutePoints ${R}`);
-        if (interact.exit.length > R) throw new RangeError(`${who}: ${interact.exit.length} exit points exceed maxRoutePoints ${R}`);
       }
       const o = (i * PP.size) / 4;
       if (interact) pf.set([...rel(spec.spawn), ...rel(interact.object), ...rel(interact.facing)], o);
@@ -248,15 +304,19 @@ export class GpuPedestrianBatch implements PedestrianBatch {
       pf[o + PP.triggerDistance / 4] = spec.triggerDistance ?? -1;
       const stored = interact ? interact.exit : route;
       pu[o + PP.routeLen / 4] = stored.length;
-      stored.forEach((p, k) => routes.set(rel(p), (i * R + k) * 2));
+      pu[o + PP.pathOffset / 4] = base;
+      pf[o + PP.exitSide / 4] = Number(spec.params?.exitSide ?? 1) < 0 ? -1 : 1;
+      pf[o + PP.heading / 4] = spec.heading;
+      stored.forEach((p, k) => routes.set(rel(p), (base + k) * 2));
       const walksAtOnce = spec.behaviour === 'walk';
-      if (walksAtOnce) paths.set(routes.subarray(i * R * 2, (i * R + route.length) * 2), i * R * 2);
-      if (interact) [...route, interact.object].forEach((p, k) => paths.set(rel(p), (i * R + k) * 2));
+      if (walksAtOnce) paths.set(routes.subarray(base * 2, (base + route.length) * 2), base * 2);
+      if (interact) [...route, interact.object].forEach((p, k) => paths.set(rel(p), (base + k) * 2));
       const s = (i * PS.size) / 4;
       sf.set([spec.speed, initialResponsibility(spec.behaviour), 0, PED_NEVER], s);
       su.set([0, walksAtOnce ? route.length : interact ? route.length + 1 : 0], s + PS.pathStart / 4);
       su[s + PS.phase / 4] = 0; // interact: INTERACT_APPROACH
       sf[s + PS.place / 4] = order;
+      sf.set(rel(spawns[i]), s + PS.anchor / 4);
       const k = (i * K.size) / 4;
       kf.set([...rel(spawns[i]), 0, 0, spec.heading], k);
       ku[k + K.flags / 4] = spec.behaviour === 'conversing' ? PED_GESTURES.indexOf('talk') << 1 : 0;
@@ -268,14 +328,47 @@ export class GpuPedestrianBatch implements PedestrianBatch {
     q.writeBuffer(this.buffers.pedParams, first * PP.size, params);
     q.writeBuffer(this.buffers.pedStates, first * PS.size, states);
     q.writeBuffer(this.buffers.kinematics, first * K.size, kin);
-    q.writeBuffer(this.buffers.routes, first * R * 8, routes);
-    q.writeBuffer(this.buffers.paths, first * R * 8, paths);
+    const poolStart = slot * this.routePointsPerSlot * 8;
+    q.writeBuffer(this.buffers.routes, poolStart, routes.buffer, 0, poolUsed * 8);
+    q.writeBuffer(this.buffers.paths, poolStart, paths.buffer, 0, poolUsed * 8);
     if (shifted.length > 0) q.writeBuffer(this.buffers.obstacleVertices, firstVertex * OBSTACLE_VERTEX_LAYOUT.size, packObstacleVertices(shifted));
     const initial = new Uint8Array(kin);
     new Uint8Array(this.mirror, first * K.size, P * K.size).set(initial);
     // A step in flight was submitted before these writes: its readback must not overwrite them.
     if (this.stepping) this.loadedInFlight.set(slot, initial);
-    this.info[slot] = { origin, count: specs.length, time: 0, obstacleRange: [firstVertex, firstVertex + shifted.length] };
+    this.info[slot] = { origin, count: specs.length, time: 0, obstacleRange: [firstVertex, firstVertex + shifted.length], regions, poolUsed };
+  }
+
+  /**
+   * Gives pedestrian `i` of `slot` a new path to walk at `speed` m/s from the next step on (world
+   * frame, metres; any length: a path longer than its region gets a new one at the end of the
+   * slot's pool, which grows when full). For ambient walkers (`walk`/`idle`), e.g. a new
+   * destination on arrival. Call between steps.
+   *
+   * @throws RangeError when the slot is empty or `i` is not one of its pedestrians; Error for a
+   *   non-finite point or speed.
+   */
+  setRoute(slot: number, i: number, route: readonly Vec2[], speed: number): void {
+    this.check(slot);
+    const info = this.info[slot];
+    if (!info) throw new RangeError(`GpuPedestrianBatch.setRoute: slot ${slot} has no episode loaded`);
+    if (!Number.isInteger(i) || i < 0 || i >= info.count) throw new RangeError(`GpuPedestrianBatch.setRoute: pedestrian ${i} is outside 0..${info.count - 1}`);
+    if (!(Number.isFinite(speed) && speed >= 0) || route.some((p) => !(Number.isFinite(p[0]) && Number.isFinite(p[1])))) throw new Error('GpuPedestrianBatch.setRoute: non-finite point or speed');
+    const q = this.device.queue;
+    const region = info.regions[i];
+    if (route.length > region.capacity) {
+      if (info.poolUsed + route.length > this.routePointsPerSlot) this.growPool(info.poolUsed + route.length);
+      region.offset = info.poolUsed;
+      region.capacity = route.length;
+      info.poolUsed += route.length;
+      q.writeBuffer(this.buffers.pedParams, (slot * this.maxPedestriansPerSlot + i) * PP.size + PP.pathOffset, new Uint32Array([region.offset]));
+    }
+    const pts = new Float32Array(Math.max(1, route.length) * 2);
+    route.forEach((p, k) => pts.set([p[0] - info.origin[0], p[1] - info.origin[1]], 2 * k));
+    if (route.length > 0) q.writeBuffer(this.buffers.paths, (slot * this.routePointsPerSlot + region.offset) * 8, pts, 0, route.length * 2);
+    const state = (slot * this.maxPedestriansPerSlot + i) * PS.size;
+    q.writeBuffer(this.buffers.pedStates, state + PS.speed, new Float32Array([speed]));
+    q.writeBuffer(this.buffers.pedStates, state + PS.pathStart, new Uint32Array([0, route.length]));
   }
 
   unload(slot: number): void {
@@ -304,7 +397,7 @@ export class GpuPedestrianBatch implements PedestrianBatch {
       any = true;
       info.time += dt;
       f.set([robot.x - info.origin[0], robot.y - info.origin[1], robot.v * Math.cos(robot.yaw), robot.v * Math.sin(robot.yaw), robot.v, info.time, dt], o);
-      u.set([info.count, 1, ...info.obstacleRange], o + SS.pedCount / 4);
+      u.set([info.count, 1, ...info.obstacleRange, slot * this.routePointsPerSlot], o + SS.pedCount / 4);
     });
     if (!any) return;
     this.stepping = true;
@@ -359,6 +452,7 @@ export class GpuPedestrianBatch implements PedestrianBatch {
           return { walkSpeed: speed, heading: f[o + K.heading / 4], gesture: gesture(o), idle: speed < 0.05 };
         }),
       triggered: (i: number) => (u[at(i) + K.flags / 4] & PED_FLAG_TRIGGERED) !== 0,
+      walking: (i: number) => (u[at(i) + K.flags / 4] & PED_FLAG_WALKING) !== 0,
     };
   }
 

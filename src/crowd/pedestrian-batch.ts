@@ -25,6 +25,8 @@ export interface PedestrianSlotView {
   animation(): AnimationState[];
   /** Whether pedestrian i's event trigger has fired. */
   triggered(i: number): boolean;
+  /** Whether pedestrian i had a path to walk after the last step (false: it stands, holding its anchor). */
+  walking(i: number): boolean;
 }
 
 /** B environments' pedestrians (see the module comment). */
@@ -48,6 +50,15 @@ export interface PedestrianBatch {
    * neighbour disc to the pedestrians.
    */
   step(dt: number, robots: readonly (Readonly<RobotState> | null)[]): Promise<void>;
+  /**
+   * Gives pedestrian `i` of `slot` a new path (world frame, metres, any length) to walk at `speed`
+   * m/s from the next step on — for ambient walkers (`walk`/`idle`), e.g. a new destination on
+   * arrival. Call between steps.
+   *
+   * @throws RangeError when the slot is empty or `i` is not one of its pedestrians; Error for a
+   *   non-finite point or speed.
+   */
+  setRoute(slot: number, i: number, route: readonly Vec2[], speed: number): void;
   /** The pedestrians of `slot` (a live view: it reflects later steps). */
   view(slot: number): PedestrianSlotView;
   destroy(): void;
@@ -78,6 +89,13 @@ export class CpuPedestrianBatch implements PedestrianBatch {
       const robot = robots[i];
       if (sim && robot) sim.step(dt, robot);
     });
+  }
+
+  setRoute(slot: number, i: number, route: readonly Vec2[], speed: number): void {
+    this.check(slot);
+    const sim = this.sims[slot];
+    if (!sim) throw new RangeError(`CpuPedestrianBatch.setRoute: slot ${slot} has no episode loaded`);
+    sim.setRoute(i, route, speed);
   }
 
   view(slot: number): PedestrianSlotView {

@@ -9,7 +9,7 @@
  * |--------------|-------------------------|-------------------------------------------------------------------|----------------|
  * | obstructing  | stands beside the path  | steps to `params.target` on the path and stands                   | 0 (never yields) |
  * | conversing   | stands facing the group centre, talking (no trigger)                                         | 0 |
- * | queuing      | stands in line; the head leaves after `params.wait` s, followers close up                   | 0 |
+ * | queuing      | stands in line facing `heading`, head (`params.order` 0) in front; the head steps aside to `params.exitSide` and walks off `params.wait` s after it started standing at the front; followers close up, each waiting its own `params.wait` from arrival | 0 |
  * | frontal      | stands                  | walks its `route` toward the robot                                | 0 |
  * | lateral      | stands                  | crosses the path, timed to meet a constant-velocity robot at `crossPoint` | 0 |
  * | overtaking   | stands                  | walks its `route` past the robot                                  | 0.5 |
@@ -24,8 +24,21 @@
  * every step of the stay (gesture 'none', idle), and leaves on the first step whose clock
  * (dt per step of the stay) is ≥ `duration − dt/2`, i.e. it stands `duration` s rounded to whole steps.
  *
- * The robot is a neighbour disc of every pedestrian. Each pedestrian exposes the animation state
- * the pedestrian renderer needs. Frames: world x-y plane, metres, seconds.
+ * Responsibility is toward the robot: a pedestrian with 0 never yields to it (the robot's disc is
+ * not among its ORCA neighbours), one with 0.5 does. Every pedestrian, scripted or not, avoids the
+ * static obstacles (ORCA obstacle half-planes: props, buildings, fences, closure barriers) and the
+ * other pedestrians (reciprocally, 0.5 each), so nobody walks through geometry or through anyone;
+ * the suite generator keeps scripted lines clear of geometry so their timing holds.
+ *
+ * Standing still (the hold rule): whenever its path is empty a pedestrian holds its anchor — its
+ * spawn, or where it stood after the last step it walked. Its preferred velocity points back to the
+ * anchor (≤ HOLD_SPEED, easing in, zero within HOLD_TOLERANCE), so it may step aside for someone
+ * and returns; undisturbed it does not move at all. RVO2's examples do the same for agents at their
+ * goal (preferred velocity = goal − position, capped at 1 m/s); with a zero preferred velocity
+ * instead, standing agents drift whenever anyone presses on them and never come back.
+ *
+ * Each pedestrian exposes the animation state the pedestrian renderer needs. Frames: world x-y
+ * plane, metres, seconds.
  */
 import type { Vec2 as Tuple } from '../core/geometry2d';
 import { createRng } from '../core/random';
@@ -89,15 +102,23 @@ export const BEHAVIOUR_CONSTANTS = {
   MOVING_SPEED: 0.05,
   /** Lateral: the robot speed assumed at least this when timing the crossing, m/s. */
   LATERAL_MIN_ROBOT_SPEED: 0.3,
-  /** Queuing: metres walked on after being served, and at what speed (m/s). */
+  /** Queuing: metres walked on after being served (less QUEUE_SERVED_SPACING per place in the original line), and at what speed (m/s). */
   QUEUE_SERVED_WALK: 8,
+  QUEUE_SERVED_SPACING: 1.0,
   QUEUE_SERVED_SPEED: 1.2,
   /** Queuing: speed closing up to a freed place, m/s. */
   QUEUE_CLOSE_UP_SPEED: 0.6,
+  /** Queuing: a served person first steps this far aside (to `params.exitSide` of its heading) and this far ahead, m. */
+  QUEUE_STEP_ASIDE: 0.7,
+  QUEUE_STEP_AHEAD: 0.6,
+  /** Holding a spot: the fastest a standing pedestrian walks back to its anchor, m/s (RVO2's examples cap the goal vector at 1). */
+  HOLD_SPEED: 1.0,
+  /** Holding a spot: closer than this to its anchor a standing pedestrian does not move, m. */
+  HOLD_TOLERANCE: 0.001,
   /** ORCA responsibility of the cooperative walkers (and of an `interact` pedestrian while it walks). */
   COOPERATIVE: 0.5,
 } as const;
-const { WAYPOINT_REACHED, EASE_TIME, MOVING_SPEED, LATERAL_MIN_ROBOT_SPEED, QUEUE_SERVED_WALK, QUEUE_SERVED_SPEED, QUEUE_CLOSE_UP_SPEED } = BEHAVIOUR_CONSTANTS;
+const { WAYPOINT_REACHED, EASE_TIME, MOVING_SPEED, LATERAL_MIN_ROBOT_SPEED, QUEUE_SERVED_WALK, QUEUE_SERVED_SPACING, QUEUE_SERVED_SPEED, QUEUE_CLOSE_UP_SPEED, QUEUE_STEP_ASIDE, QUEUE_STEP_AHEAD, HOLD_SPEED, HOLD_TOLERANCE } = BEHAVIOUR_CONSTANTS;
 /** ORCA responsibility of the cooperative walkers (and of an `interact` pedestrian while it walks). */
 export const COOPERATIVE = BEHAVIOUR_CONSTANTS.COOPERATIVE;
 /** `interact`: default stay at the object, s. */
@@ -141,8 +162,17 @@ interface Ped {
   /** Waypoints still to walk, and the speed to walk them at. */
   path: Tuple[];
   speed: number;
+  /**
+   * ORCA responsibility toward the robot: 0 = never yields to it (scripted behaviours and
+   * standing interact pedestrians); every pedestrian still avoids static geometry and takes
+   * {@link COOPERATIVE} of every pedestrian–pedestrian avoidance.
+   */
   responsibility: number;
-  /** Queue: time since its wait started, s. */
+  /** Where it stands while its path is empty: its position after the last step it walked (spawn at first). */
+  anchor: Tuple;
+  /** Its path was not empty after the last step. */
+  walked: boolean;
+  /** Queue: time standing at its current place (reset when it starts closing up), s. */
   clock: number;
   /** Queue: the place in line it stands at or walks to (starts at `params.order`). */
   place: number;
@@ -184,6 +214,8 @@ export class ScenarioPedestrians implements PedestrianSim {
         path: interact ? [...(spec.route ?? []), interact.object] : walksAtOnce ? [...(spec.route ?? [])] : [],
         speed: spec.speed,
         responsibility: initialResponsibility(spec.behaviour),
+        anchor: spawns[i],
+        walked: false,
         clock: 0,
         place: Number(spec.params?.order ?? 0),
         gesture: spec.behaviour === 'conversing' ? 'talk' : 'none',
@@ -224,14 +256,39 @@ export class ScenarioPedestrians implements PedestrianSim {
     return this.peds[i].triggered;
   }
 
+  /** Whether pedestrian i had a path to walk after the last step (false: it stands, holding its anchor). */
+  walking(i: number): boolean {
+    return this.peds[i].walked;
+  }
+
+  /**
+   * Gives pedestrian `i` a new path (world frame, metres, any length) to walk at `speed` m/s from
+   * the next step on (ambient walkers: a new destination on arrival).
+   *
+   * @throws RangeError when `i` is not a pedestrian; Error for a non-finite point or speed.
+   */
+  setRoute(i: number, route: readonly Tuple[], speed: number): void {
+    if (!Number.isInteger(i) || i < 0 || i >= this.peds.length) throw new RangeError(`ScenarioPedestrians.setRoute: pedestrian ${i} is outside 0..${this.peds.length - 1}`);
+    if (!(Number.isFinite(speed) && speed >= 0) || route.some((p) => !(Number.isFinite(p[0]) && Number.isFinite(p[1])))) throw new Error('ScenarioPedestrians.setRoute: non-finite point or speed');
+    const p = this.peds[i];
+    p.path = route.map((q) => [q[0], q[1]]);
+    p.speed = speed;
+  }
+
+  /**
+   * One step: behaviours (scenario order), then every new velocity from the current state (ORCA:
+   * static obstacles and the other pedestrians for everyone, the robot's disc only for those that
+   * yield to it), then every move. A pedestrian that walked this step (its path was not empty)
+   * moves its anchor to where it now stands.
+   */
   step(dt: number, robot: RobotState): void {
     this.time += dt;
     for (const p of this.peds) this.control(p, robot, dt);
     const robotDisc: OrcaNeighbor = { position: { x: robot.x, y: robot.y }, velocity: { x: robot.v * Math.cos(robot.yaw), y: robot.v * Math.sin(robot.yaw) }, radius: ROBOT_DISC_RADIUS };
     const next = this.peds.map((p, i) => {
       const pref = this.preferred(p);
-      if (p.responsibility === 0) return pref; // non-cooperative: keeps its line (others give way)
-      const neighbors: OrcaNeighbor[] = [robotDisc];
+      const yieldsToRobot = p.responsibility > 0;
+      const neighbors: OrcaNeighbor[] = yieldsToRobot ? [robotDisc] : [];
       this.peds.forEach((q, j) => {
         if (j !== i && Math.hypot(q.pos[0] - p.pos[0], q.pos[1] - p.pos[1]) < ORCA.neighborDist) {
           neighbors.push({ position: { x: q.pos[0], y: q.pos[1] }, velocity: { x: q.vel[0], y: q.vel[1] }, radius: PEDESTRIAN_RADIUS });
@@ -241,7 +298,10 @@ export class ScenarioPedestrians implements PedestrianSim {
       neighbors.sort((a, b) => Math.hypot(a.position.x - position.x, a.position.y - position.y) - Math.hypot(b.position.x - position.x, b.position.y - position.y));
       const rangeSq = (ORCA.timeHorizonObst * ORCA.maxSpeed + PEDESTRIAN_RADIUS) ** 2;
       const v = computeNewVelocity(
-        { position, velocity: { x: p.vel[0], y: p.vel[1] }, prefVelocity: { x: pref[0], y: pref[1] }, radius: PEDESTRIAN_RADIUS, maxSpeed: ORCA.maxSpeed, timeHorizon: ORCA.timeHorizon, timeHorizonObst: ORCA.timeHorizonObst, responsibility: p.responsibility },
+        {
+          position, velocity: { x: p.vel[0], y: p.vel[1] }, prefVelocity: { x: pref[0], y: pref[1] }, radius: PEDESTRIAN_RADIUS, maxSpeed: ORCA.maxSpeed,
+          timeHorizon: ORCA.timeHorizon, timeHorizonObst: ORCA.timeHorizonObst, responsibility: yieldsToRobot ? p.responsibility : COOPERATIVE,
+        },
         neighbors.slice(0, ORCA.maxNeighbors),
         obstacleNeighbors(this.vertices, this.range, position, rangeSq),
         this.vertices,
@@ -253,13 +313,25 @@ export class ScenarioPedestrians implements PedestrianSim {
       p.vel = next[i];
       p.pos = [p.pos[0] + p.vel[0] * dt, p.pos[1] + p.vel[1] * dt];
       if (Math.hypot(p.vel[0], p.vel[1]) > MOVING_SPEED) p.heading = Math.atan2(p.vel[1], p.vel[0]);
+      p.walked = p.path.length > 0;
+      if (p.walked) p.anchor = p.pos;
     });
   }
 
-  /** Preferred velocity toward the next waypoint of the path (zero when standing). */
+  /**
+   * Preferred velocity toward the next waypoint of the path; with an empty path, back toward the
+   * anchor (at most HOLD_SPEED, easing in over EASE_TIME; zero within HOLD_TOLERANCE), so a
+   * standing pedestrian that stepped aside for someone returns to its spot (as an RVO2 agent whose
+   * preferred velocity points at its goal, capped at 1 m/s in RVO2's examples).
+   */
   private preferred(p: Ped): Tuple {
     while (p.path.length > 0 && Math.hypot(p.path[0][0] - p.pos[0], p.path[0][1] - p.pos[1]) < WAYPOINT_REACHED) p.path.shift();
-    if (p.path.length === 0) return [0, 0];
+    if (p.path.length === 0) {
+      const d = Math.hypot(p.anchor[0] - p.pos[0], p.anchor[1] - p.pos[1]);
+      if (d < HOLD_TOLERANCE) return [0, 0];
+      const speed = Math.min(HOLD_SPEED, d / EASE_TIME);
+      return [((p.anchor[0] - p.pos[0]) / d) * speed, ((p.anchor[1] - p.pos[1]) / d) * speed];
+    }
     const [tx, ty] = p.path[0];
     const d = Math.hypot(tx - p.pos[0], ty - p.pos[1]);
     const speed = p.path.length === 1 ? Math.min(p.speed, d / EASE_TIME) : p.speed; // ease into the last waypoint
@@ -339,33 +411,41 @@ export class ScenarioPedestrians implements PedestrianSim {
   }
 
   /**
-   * Queue: the head is served after its wait and walks off; a follower whose places ahead emptied
-   * walks up to the first free place, and is served `params.wait` s after it started walking there.
+   * Queue: members stand at their places (place 0, the head, at the front in the direction the
+   * line faces). Only the head is served: `params.wait` s after it started standing at the front
+   * it steps aside (QUEUE_STEP_ASIDE to `params.exitSide` of the line's direction `spec.heading`, +1
+   * left by default, and QUEUE_STEP_AHEAD on) and walks QUEUE_SERVED_WALK − QUEUE_SERVED_SPACING · order on along that
+   * direction (each stops short of those served before it, so nobody stands on anyone). When a place ahead frees,
+   * a standing follower closes up to the first free place of the original line; its clock restarts
+   * when it arrives (its path empties), so each member waits its own time from arrival.
    */
   private queue(p: Ped, dt: number): void {
+    if (p.triggered) return;
     const order = Number(p.spec.params?.order ?? 0);
     const members = this.peds.filter((q) => q.spec.behaviour === 'queuing' && q.spec.group === p.spec.group);
-    const ahead = members.filter((q) => Number(q.spec.params?.order ?? 0) < order && !q.triggered);
-    p.clock += dt;
-    if (!p.triggered && ahead.length === 0 && p.clock >= Number(p.spec.params?.wait ?? 10)) {
-      // Served: walk QUEUE_SERVED_WALK (8 m) on along the queue's direction.
-      p.triggered = true;
-      p.path = [[p.pos[0] + QUEUE_SERVED_WALK * Math.cos(p.heading), p.pos[1] + QUEUE_SERVED_WALK * Math.sin(p.heading)]];
-      p.speed = QUEUE_SERVED_SPEED;
-      return;
-    }
-    if (!p.triggered && ahead.length < p.place) {
-      // Someone ahead left: close up to the first free place of the original line, and wait there.
-      // (Only when the place changes: re-targeting the place it already stands at every step
-      // restarted its clock forever, so a follower whose wait exceeded the time it took to close up
-      // was never served.)
-      const place = members.find((q) => Number(q.spec.params?.order ?? 0) === ahead.length);
-      if (place && p.path.length === 0) {
+    const ahead = members.filter((q) => Number(q.spec.params?.order ?? 0) < order && !q.triggered).length;
+    if (ahead < p.place && p.path.length === 0) {
+      // A place ahead freed: close up to the first free place of the original line.
+      const place = members.find((q) => Number(q.spec.params?.order ?? 0) === ahead);
+      if (place) {
         p.path = [place.spec.spawn as Tuple];
         p.speed = QUEUE_CLOSE_UP_SPEED;
-        p.clock = 0;
-        p.place = ahead.length;
+        p.place = ahead;
       }
+    }
+    if (p.path.length > 0) {
+      p.clock = 0; // walking to its place: the wait starts on arrival
+      return;
+    }
+    p.clock += dt;
+    if (p.place === 0 && p.clock >= Number(p.spec.params?.wait ?? 10)) {
+      p.triggered = true;
+      const side = Number(p.spec.params?.exitSide ?? 1) < 0 ? -1 : 1;
+      const [c, s] = [Math.cos(p.spec.heading), Math.sin(p.spec.heading)]; // the line's direction
+      const aside: Tuple = [p.pos[0] + QUEUE_STEP_AHEAD * c - side * QUEUE_STEP_ASIDE * s, p.pos[1] + QUEUE_STEP_AHEAD * s + side * QUEUE_STEP_ASIDE * c];
+      const walk = QUEUE_SERVED_WALK - QUEUE_SERVED_SPACING * order; // stops short of those served before
+      p.path = [aside, [aside[0] + walk * c, aside[1] + walk * s]];
+      p.speed = QUEUE_SERVED_SPEED;
     }
   }
 }

@@ -197,3 +197,21 @@ export function worldToCamera(m: CameraModel, p: ArrayLike<number>, out: Float64
   out[2] = r[6] * x + r[7] * y + r[8] * z;
   return out;
 }
+
+/**
+ * `camera` turned about its target, around its up axis, by `deg` degrees (Rodrigues' rotation;
+ * positive turns counter-clockwise seen from the up side): the orbiting view of `bench:peers`,
+ * `profile --orbit` and `render --frames`.
+ */
+export function orbitCamera(camera: PinholeCamera, deg: number): PinholeCamera {
+  if (deg === 0) return { ...camera };
+  const a = (deg * Math.PI) / 180;
+  const k = camera.up.map((v) => v / Math.hypot(...camera.up)) as Vec3;
+  const v = camera.eye.map((e, i) => e - camera.target[i]) as Vec3;
+  const kv = k[0] * v[0] + k[1] * v[1] + k[2] * v[2];
+  const cross: Vec3 = [k[1] * v[2] - k[2] * v[1], k[2] * v[0] - k[0] * v[2], k[0] * v[1] - k[1] * v[0]];
+  const c = Math.cos(a);
+  const s = Math.sin(a);
+  const eye = v.map((vi, i) => camera.target[i] + vi * c + cross[i] * s + k[i] * kv * (1 - c)) as Vec3;
+  return { ...camera, eye };
+}

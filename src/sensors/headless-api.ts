@@ -1,23 +1,29 @@
 /**
  * Headless-page functions of the baked city and scanned scenes (collected by
  * `src/tools/headless-entry.ts` for `npm run render -- --world SEED|SCENE.json`): plain JSON in,
- * plain JSON out, images as base64 RGBA8 (opaque: the sky is composited behind the splats).
+ * plain JSON out, images as base64 RGBA8 (opaque: the sky is composited behind the splats). A view
+ * is opened once (world baked or scene loaded, renderer created) and rendered frame by frame with
+ * {@link renderViewFrame} (one frame, or an orbit), then closed with {@link closeView}.
  */
-import { toBase64, fetchBytes } from '../core/bytes';
-import { acquireDevice, describeAdapter, raceDeviceLoss } from '../gpu/device';
-import type { PinholeCamera, Vec3 } from '../gpu/camera';
-import { toRgba8 } from '../gpu/readback';
+import { fetchBytes, toBase64 } from '../core/bytes';
+import { acquireDevice, describeAdapter, raceDeviceLoss, type AcquiredDevice } from '../gpu/device';
+import { orbitCamera, type PinholeCamera, type Vec3 } from '../gpu/camera';
+import { openViewSession, type ViewSource } from '../gpu/view-session';
 import { loadSplatFile } from '../splats/formats';
-import { renderSplatsOffscreen } from '../splats/offscreen';
+import { OffscreenSplatView } from '../splats/offscreen';
+import type { SplatBackground, SplatViewOptions } from '../splats/splat-background';
 import type { SplatCloud } from '../splats/splat-cloud';
 import { renderWorldMap } from '../world/map-render';
 import { generateWorld, type World } from '../world/world';
-import { renderStreetView } from './street-view';
+import { StreetView, type PlacedPedestrian } from './street-view';
 import { ChunkedWorld, DEFAULT_CHUNK_SIZE, DEFAULT_VIEW_DISTANCE } from '../world/bake/chunks';
 import { defaultWorldCamera } from '../world/bake/default-camera';
 import { loadScene, parseSceneFile, sceneCamera, sceneWorld } from '../world/bake/scene-file';
 import { compositeSky } from '../world/bake/sky';
 import type { Conditions } from '../world/conditions';
+
+export { closeView, renderViewFrame } from '../gpu/view-session';
+export type { PlacedPedestrian } from './street-view';
 
 /** Camera overrides shared by the view requests (world frame, Z up, metres, degrees). */
 export interface ViewCameraRequest {
@@ -27,6 +33,8 @@ export interface ViewCameraRequest {
   eye?: Vec3;
   target?: Vec3;
   up?: Vec3;
+  /** Standing pedestrians at chosen spots (drawn by the robot camera). */
+  pedestrianAt?: PlacedPedestrian[];
 }
 
 /** A view of a procedural world. */
@@ -44,70 +52,126 @@ export interface WorldViewRequest extends ViewCameraRequest {
   conditions?: Conditions;
 }
 
-/** A rendered view and what it cost. */
-export interface WorldViewResult {
-  width: number;
-  height: number;
-  rgbaBase64: string;
+/** An opened view: its session for `renderViewFrame` / `closeView`, and what opening it cost. */
+export interface ViewOpened {
+  session: number;
   adapter: string;
-  splatCount: number;
-  /** Chunks drawn / chunks in the world (procedural worlds; 1 / 1 for scenes). */
-  chunkCount: number;
+  /** Chunks in the world (procedural worlds; 1 for scenes). */
   totalChunks: number;
+  /** The first frame's camera. */
   camera: PinholeCamera;
-  /** Milliseconds: world generation + baking of the visible chunks; GPU render incl. upload and readback. */
+  /** Pedestrians drawn (walking ones found in view plus placed ones). */
+  pedestrians: number;
+  /** Milliseconds: world generation + baking of the first frame's chunks, or loading the scene. */
   bakeMs: number;
-  renderMs: number;
 }
 
 function applyOverrides(cam: PinholeCamera, req: ViewCameraRequest): PinholeCamera {
   return { ...cam, eye: req.eye ?? cam.eye, target: req.target ?? cam.target, up: req.up ?? cam.up, fovYDeg: req.fovYDeg ?? cam.fovYDeg };
 }
 
-async function renderCloud(cloud: SplatCloud, camera: PinholeCamera, name: string): Promise<{ pixels: Float32Array; adapter: string; ms: number }> {
-  const t0 = performance.now();
+/** A background that remembers what its last view drew (the frame's splat and chunk counts). */
+class CountedBackground implements SplatBackground {
+  splats = 0;
+  chunks = 0;
+  constructor(private readonly inner: SplatBackground | ChunkedWorld) {}
+  view(camera: PinholeCamera, options?: SplatViewOptions): { cloud: SplatCloud; changed: boolean } {
+    const v = this.inner.view(camera, options);
+    this.splats = v.cloud.count;
+    this.chunks = 'ids' in v ? (v.ids as number[]).length : 1;
+    return v;
+  }
+}
+
+/** A fixed cloud (a scanned scene in the world frame): changed on the first view only. */
+function fixedBackground(cloud: SplatCloud): SplatBackground {
+  let shown = false;
+  return {
+    view() {
+      const changed = !shown;
+      shown = true;
+      return { cloud, changed };
+    },
+  };
+}
+
+/**
+ * The view's renderer: the robot camera when pedestrians or conditions are drawn (as in an
+ * episode), else the splats alone over the sky gradient.
+ */
+async function viewSource(acquired: AcquiredDevice, o: { world: World; background: CountedBackground; camera: PinholeCamera; name: string; viewDistance: number; pedestrians: number; placed: PlacedPedestrian[]; conditions?: Conditions }): Promise<{ source: ViewSource; pedestrians: number }> {
+  const { device } = acquired;
+  const { background, viewDistance, camera } = o;
+  const cameraAt = (deg: number) => orbitCamera(camera, deg);
+  const counts = () => ({ splatCount: background.splats, chunkCount: background.chunks });
+  if (o.pedestrians > 0 || o.placed.length > 0 || o.conditions) {
+    const street = await raceDeviceLoss(acquired, StreetView.create(device, { world: o.world, camera, count: o.pedestrians, placed: o.placed, seed: o.world.seed, viewDistance, background, conditions: o.conditions }));
+    return {
+      source: { cameraAt, render: async (cam) => ({ pixels: await street.render(cam), ...counts() }), destroy: () => street.destroy() },
+      pedestrians: street.pedestrians.length,
+    };
+  }
+  const view = await raceDeviceLoss(acquired, OffscreenSplatView.create(device, camera.width, camera.height));
+  let uploaded = false;
+  return {
+    source: {
+      cameraAt,
+      async render(cam) {
+        const v = background.view(cam, { viewDistance });
+        if (v.cloud.count === 0) return { pixels: compositeSky(new Float32Array(cam.width * cam.height * 4), cam), ...counts() };
+        if (v.changed || !uploaded) await view.setCloud(v.cloud, o.name);
+        uploaded = true;
+        return { pixels: compositeSky(await view.render(cam), cam), ...counts() };
+      },
+      destroy: () => view.destroy(),
+    },
+    pedestrians: 0,
+  };
+}
+
+/** @throws RangeError naming `--pedestrian-at` (the CLI option these come from) for a spot outside the world's bounds. */
+function checkPlaced(world: World, placed: readonly PlacedPedestrian[], name: string): void {
+  const b = world.bounds;
+  for (const p of placed) {
+    if (!(p.x >= b[0] && p.x <= b[2] && p.y >= b[1] && p.y <= b[3])) {
+      throw new RangeError(`--pedestrian-at ${p.x},${p.y}: outside ${name} (x ${b[0].toFixed(1)}..${b[2].toFixed(1)}, y ${b[1].toFixed(1)}..${b[3].toFixed(1)} m)`);
+    }
+  }
+}
+
+/** Acquires a device, creates the view's renderer and registers the session (the device is freed if that fails). */
+async function openView(o: Omit<Parameters<typeof viewSource>[1], 'background'> & { background: SplatBackground | ChunkedWorld; totalChunks: number; t0: number }): Promise<ViewOpened> {
+  const bakeMs = performance.now() - o.t0;
+  const background = new CountedBackground(o.background);
   const acquired = await acquireDevice({ optionalFeatures: ['timestamp-query'] });
   try {
-    const pixels = await raceDeviceLoss(acquired, renderSplatsOffscreen(acquired.device, cloud, camera, name));
-    return { pixels: compositeSky(pixels, camera), adapter: describeAdapter(acquired), ms: performance.now() - t0 };
-  } finally {
+    const { source, pedestrians } = await viewSource(acquired, { ...o, background });
+    const session = openViewSession(acquired, source);
+    return { session, adapter: describeAdapter(acquired), totalChunks: o.totalChunks, camera: o.camera, pedestrians, bakeMs };
+  } catch (e) {
     acquired.device.destroy();
+    throw e;
   }
 }
 
 /**
  * Generates the world of `seed`, bakes the chunks visible from the camera (default: on a sidewalk
- * at robot height, see `defaultWorldCamera`) and renders them.
+ * at robot height, see `defaultWorldCamera`) and opens a view of them.
  *
- * @throws RangeError on a bad seed, world size or chunk size; Error on a bad camera; SplatMemoryError when the view does not fit the adapter.
+ * @throws RangeError on a bad seed, world size or chunk size, or a placed pedestrian outside the world; Error on a bad camera or when no chunk is in view.
  */
-async function renderWithPedestrians(world: World, camera: PinholeCamera, count: number, viewDistance: number, conditions?: Conditions): Promise<{ pixels: Float32Array; adapter: string; ms: number }> {
-  const t0 = performance.now();
-  const acquired = await acquireDevice({ optionalFeatures: ['timestamp-query'] });
-  try {
-    const r = await raceDeviceLoss(acquired, renderStreetView(acquired.device, world, camera, count, world.seed, viewDistance, conditions));
-    return { pixels: r.pixels, adapter: describeAdapter(acquired), ms: performance.now() - t0 };
-  } finally {
-    acquired.device.destroy();
-  }
-}
-
-export async function renderWorldView(req: WorldViewRequest): Promise<WorldViewResult> {
+export async function openWorldView(req: WorldViewRequest): Promise<ViewOpened> {
   const t0 = performance.now();
   const world = generateWorld({ seed: req.seed, size: req.worldSize });
   const camera = applyOverrides(defaultWorldCamera(world, { widthPx: req.width, heightPx: req.height }), req);
+  checkPlaced(world, req.pedestrianAt ?? [], `world ${world.seed}`);
   const chunked = new ChunkedWorld(world, req.chunkSize ?? DEFAULT_CHUNK_SIZE);
-  const view = chunked.view(camera, { viewDistance: req.viewDistance ?? DEFAULT_VIEW_DISTANCE });
-  if (view.cloud.count === 0) throw new Error(`world ${world.seed}: no chunk is visible from eye ${camera.eye.join(',')}`);
-  const bakeMs = performance.now() - t0;
-  // Pedestrians and conditions are the robot camera's (as in an episode); the bare city gets the sky gradient.
-  const r = req.pedestrians || req.conditions
-    ? await renderWithPedestrians(world, camera, req.pedestrians ?? 0, req.viewDistance ?? DEFAULT_VIEW_DISTANCE, req.conditions)
-    : await renderCloud(view.cloud, camera, `world ${world.seed}`);
-  return {
-    width: req.width, height: req.height, rgbaBase64: toBase64(toRgba8(r.pixels)), adapter: r.adapter, splatCount: view.cloud.count,
-    chunkCount: view.ids.length, totalChunks: chunked.grid.nx * chunked.grid.ny, camera, bakeMs, renderMs: r.ms,
-  };
+  const viewDistance = req.viewDistance ?? DEFAULT_VIEW_DISTANCE;
+  if (chunked.view(camera, { viewDistance }).cloud.count === 0) throw new Error(`world ${world.seed}: no chunk is visible from eye ${camera.eye.join(',')}`);
+  return openView({
+    world, background: chunked, camera, name: `world ${world.seed}`, viewDistance, pedestrians: req.pedestrians ?? 0, placed: req.pedestrianAt ?? [],
+    conditions: req.conditions, totalChunks: chunked.grid.nx * chunked.grid.ny, t0,
+  });
 }
 
 /** A view of a scanned scene file: its JSON text and its capture served to the page. */
@@ -119,23 +183,22 @@ export interface SceneViewRequest extends ViewCameraRequest {
 }
 
 /**
- * Loads a scene file and its capture, transforms the capture to the world frame and renders it from
- * the scene's camera (or the overrides).
+ * Loads a scene file and its capture, transforms the capture to the world frame and opens a view
+ * of it from the scene's camera (or the overrides).
  *
- * @throws SceneFileError naming the field; SplatFormatError naming the capture file.
+ * @throws SceneFileError naming the field; SplatFormatError naming the capture file; RangeError for a placed pedestrian outside the scene.
  */
-export async function renderSceneView(req: SceneViewRequest): Promise<WorldViewResult> {
+export async function openSceneView(req: SceneViewRequest): Promise<ViewOpened> {
   const t0 = performance.now();
   const scene = parseSceneFile(req.sceneText, req.sceneName);
   const capture = loadSplatFile(req.captureName, await fetchBytes(req.captureUrl, req.captureName));
   const loaded = loadScene(scene, capture, req.sceneName);
+  checkPlaced(loaded.world, req.pedestrianAt ?? [], req.sceneName);
   const camera = applyOverrides(sceneCamera(scene, loaded.world, req.width, req.height), req);
-  const bakeMs = performance.now() - t0;
-  const r = await renderCloud(loaded.cloud, camera, req.captureName);
-  return {
-    width: req.width, height: req.height, rgbaBase64: toBase64(toRgba8(r.pixels)), adapter: r.adapter, splatCount: loaded.cloud.count,
-    chunkCount: 1, totalChunks: 1, camera, bakeMs, renderMs: r.ms,
-  };
+  return openView({
+    world: loaded.world, background: fixedBackground(loaded.cloud), camera, name: req.captureName, viewDistance: DEFAULT_VIEW_DISTANCE,
+    pedestrians: 0, placed: req.pedestrianAt ?? [], totalChunks: 1, t0,
+  });
 }
 
 /** Top-down map of a scene file's annotation (walkable polygons and obstacles), RGBA8 base64. */

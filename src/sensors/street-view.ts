@@ -1,8 +1,8 @@
 /**
  * A still view of the default city with walking pedestrians (`npm run render -- --world SEED
  * --pedestrians N`): pedestrians are placed on sidewalk waypoints of the navigation graph in front
- * of the camera, heading along a graph edge, mid-stride; then the robot camera draws them and the
- * city's splats.
+ * of the camera, heading along a graph edge, mid-stride; pedestrians placed at chosen spots
+ * (`--pedestrian-at`) stand there; then the robot camera draws them and the city's splats.
  */
 import { createRng } from '../core/random';
 import type { PinholeCamera } from '../gpu/camera';
@@ -10,6 +10,7 @@ import { readTexture } from '../gpu/readback';
 import type { World } from '../world/world';
 import { RobotCamera, type PedestrianView } from './robot-camera';
 import type { Conditions } from '../world/conditions';
+import type { SplatBackground } from '../splats/splat-background';
 
 /**
  * Up to `count` pedestrians on waypoints 3–25 m in front of the camera within its horizontal field
@@ -44,18 +45,61 @@ export function pedestriansInView(world: World, camera: PinholeCamera, count: nu
   return out;
 }
 
+/** A pedestrian placed at a chosen spot (`npm run render -- --pedestrian-at x,y[,heading]`), world frame. */
+export interface PlacedPedestrian {
+  x: number;
+  y: number;
+  /** Radians from +x, counter-clockwise; default: facing the camera's eye. */
+  heading?: number;
+}
+
+/** Options of {@link StreetView.create}. */
+export interface StreetViewOptions {
+  world: World;
+  /** The first frame's camera: the walking pedestrians are placed in its view, placed ones face its eye. */
+  camera: PinholeCamera;
+  /** Walking pedestrians placed on sidewalk waypoints in view ({@link pedestriansInView}). */
+  count: number;
+  /** Standing pedestrians at chosen spots (drawn first, so their looks do not depend on `count`). */
+  placed?: readonly PlacedPedestrian[];
+  seed: number;
+  viewDistance: number;
+  /** Background splats (default: the world's baked chunks). */
+  background?: SplatBackground;
+  /** Time of day and weather (default: the default look). */
+  conditions?: Conditions;
+}
+
 /**
- * Renders `camera`'s view of `world` with `count` walking pedestrians (0: none) under `conditions`
- * (default: the default look); returns linear RGBA floats.
+ * The robot camera's view of a world with pedestrians, kept across frames (`npm run render`: one
+ * frame or an orbit): the camera's passes are created once; the first frame advances the walkers'
+ * gait one second (from standing, so legs are mid-stride), later frames show the same moment.
  */
-export async function renderStreetView(device: GPUDevice, world: World, camera: PinholeCamera, count: number, seed: number, viewDistance: number, conditions?: Conditions): Promise<{ pixels: Float32Array; placed: number }> {
-  const peds = pedestriansInView(world, camera, count, seed);
-  const rc = await RobotCamera.create(device, { world, mount: { height: 0.8, pitchDeg: 0, fovYDeg: camera.fovYDeg }, width: camera.width, height: camera.height, viewDistance, maxPedestrians: Math.max(1, peds.length), seed, conditions });
-  try {
-    // One second of gait (from standing) so legs are mid-stride.
-    await rc.renderView(camera, peds, 1);
-    return { pixels: await readTexture(device, rc.target.color), placed: peds.length };
-  } finally {
-    rc.destroy();
+export class StreetView {
+  private rendered = false;
+
+  private constructor(private readonly device: GPUDevice, private readonly rc: RobotCamera, readonly pedestrians: readonly PedestrianView[]) {}
+
+  static async create(device: GPUDevice, o: StreetViewOptions): Promise<StreetView> {
+    const [ex, ey] = o.camera.eye;
+    const placed: PedestrianView[] = (o.placed ?? []).map((p) => ({ x: p.x, y: p.y, heading: p.heading ?? Math.atan2(ey - p.y, ex - p.x), walkSpeed: 0, gesture: 'none' }));
+    const walkers = pedestriansInView(o.world, o.camera, o.count, o.seed).filter((w) => !placed.some((p) => Math.hypot(p.x - w.x, p.y - w.y) < 1));
+    const peds = [...placed, ...walkers];
+    const rc = await RobotCamera.create(device, {
+      world: o.world, mount: { height: 0.8, pitchDeg: 0, fovYDeg: o.camera.fovYDeg }, width: o.camera.width, height: o.camera.height,
+      viewDistance: o.viewDistance, maxPedestrians: Math.max(1, peds.length), seed: o.seed, conditions: o.conditions, background: o.background,
+    });
+    return new StreetView(device, rc, peds);
+  }
+
+  /** Renders the view from `camera` (of the first frame's size); returns linear RGBA floats. */
+  async render(camera: PinholeCamera): Promise<Float32Array> {
+    await this.rc.renderView(camera, this.pedestrians, this.rendered ? 0 : 1);
+    this.rendered = true;
+    return readTexture(this.device, this.rc.target.color);
+  }
+
+  destroy(): void {
+    this.rc.destroy();
   }
 }

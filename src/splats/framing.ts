@@ -52,11 +52,15 @@ export interface CaptureViewRequest {
 export function captureCamera(cloud: SplatCloud, req: CaptureViewRequest): PinholeCamera {
   const framed = frameSplatBounds(splatBounds(cloud), req.width, req.height, req.fovYDeg);
   const camera: PinholeCamera = { ...framed, eye: req.eye ?? framed.eye, target: req.target ?? framed.target, up: req.up ?? framed.up };
-  if (req.eye || req.target) {
-    const all = splatBounds(cloud, 0, 1);
-    const reach = Math.hypot(...all.center.map((c, k) => c - camera.eye[k])) + all.radius;
-    camera.far = Math.max(1, reach * 1.01);
-    camera.near = Math.min(0.01, Math.max(1e-4, camera.far * 1e-6));
-  }
-  return camera;
+  return req.eye || req.target ? reachAllSplats(camera, splatBounds(cloud, 0, 1)) : camera;
+}
+
+/**
+ * `camera` with far past every splat of the full bounds `all` (`splatBounds(cloud, 0, 1)`) and a
+ * small near plane: the depth range of a view whose target gives a direction only ({@link captureCamera}).
+ */
+export function reachAllSplats(camera: PinholeCamera, all: SplatBounds): PinholeCamera {
+  const reach = Math.hypot(...all.center.map((c, k) => c - camera.eye[k])) + all.radius;
+  const far = Math.max(1, reach * 1.01);
+  return { ...camera, far, near: Math.min(0.01, Math.max(1e-4, far * 1e-6)) };
 }

@@ -52,6 +52,67 @@ export class OffscreenTarget {
 }
 
 /**
+ * A splat renderer with its own target, kept across frames: pipelines and the target are created
+ * once, the scene's GPU buffers when {@link setCloud} is called, and {@link render} draws and reads
+ * back one frame (`npm run render --frames`: an orbit of N frames reuses one of these).
+ */
+export class OffscreenSplatView {
+  private scene: SplatSceneBuffers | null = null;
+
+  private constructor(
+    private readonly device: GPUDevice,
+    private readonly renderer: SplatRenderer,
+    readonly target: OffscreenTarget,
+    private readonly lodPixelFraction: number,
+  ) {}
+
+  /**
+   * @param minAlphaMass the renderer's total-α cull threshold, px² (`SplatRendererOptions`; 0 draws every splat).
+   * @param lodPixelFraction the renderer's level of detail (`SplatRendererOptions.lodPixelFraction`; 0 draws the capture's own splats).
+   */
+  static async create(device: GPUDevice, width: number, height: number, minAlphaMass = 0, lodPixelFraction = DEFAULT_LOD_PIXEL_FRACTION): Promise<OffscreenSplatView> {
+    const renderer = await SplatRenderer.create(device, { colorFormat: OFFSCREEN_COLOR_FORMAT, depthFormat: OFFSCREEN_DEPTH_FORMAT, minAlphaMass, lodPixelFraction });
+    return new OffscreenSplatView(device, renderer, new OffscreenTarget(device, width, height), lodPixelFraction);
+  }
+
+  /** Uploads `cloud` (replacing the previous one) as the scene of the next frames. */
+  async setCloud(cloud: SplatCloud, file = 'scene'): Promise<void> {
+    const scene = new SplatSceneBuffers(this.device, cloud, file, undefined, undefined, this.lodPixelFraction);
+    try {
+      await this.renderer.setScene(scene);
+    } catch (e) {
+      scene.destroy();
+      throw e;
+    }
+    this.scene?.destroy();
+    this.scene = scene;
+  }
+
+  /**
+   * Renders the scene from `camera` (of the target's size) and returns linear RGBA floats
+   * (width×height×4, top row first) over a transparent black background.
+   *
+   * @throws Error before {@link setCloud}, or when the camera's size is not the target's.
+   */
+  async render(camera: SplatCamera): Promise<Float32Array> {
+    if (!this.scene) throw new Error('OffscreenSplatView.render: no cloud set');
+    if (camera.width !== this.target.width || camera.height !== this.target.height) throw new Error(`OffscreenSplatView.render: a ${camera.width}×${camera.height} camera for a ${this.target.width}×${this.target.height} target`);
+    const encoder = this.device.createCommandEncoder({ label: 'OffscreenSplatView.render' });
+    // Splats alone: no depth test (raster-pass.ts, SplatRenderTarget.depth).
+    this.renderer.encode(encoder, cameraModel(camera), { color: this.target.color.createView(), depth: null, clearColor: { r: 0, g: 0, b: 0, a: 0 } });
+    submit(this.device, encoder);
+    return readTexture(this.device, this.target.color);
+  }
+
+  destroy(): void {
+    this.target.destroy();
+    this.renderer.destroy();
+    this.scene?.destroy();
+    this.scene = null;
+  }
+}
+
+/**
  * Renders `cloud` from `camera` and returns linear RGBA floats (width×height×4, top row first)
  * over a black background.
  *
@@ -59,19 +120,11 @@ export class OffscreenTarget {
  * @param lodPixelFraction the renderer's level of detail (`SplatRendererOptions.lodPixelFraction`; 0 draws the capture's own splats).
  */
 export async function renderSplatsOffscreen(device: GPUDevice, cloud: SplatCloud, camera: SplatCamera, file = 'scene', minAlphaMass = 0, lodPixelFraction = DEFAULT_LOD_PIXEL_FRACTION): Promise<Float32Array> {
-  const scene = new SplatSceneBuffers(device, cloud, file, undefined, undefined, lodPixelFraction);
-  const renderer = await SplatRenderer.create(device, { colorFormat: OFFSCREEN_COLOR_FORMAT, depthFormat: OFFSCREEN_DEPTH_FORMAT, minAlphaMass, lodPixelFraction });
-  const target = new OffscreenTarget(device, camera.width, camera.height);
+  const view = await OffscreenSplatView.create(device, camera.width, camera.height, minAlphaMass, lodPixelFraction);
   try {
-    await renderer.setScene(scene);
-    const encoder = device.createCommandEncoder({ label: 'renderSplatsOffscreen' });
-    // Splats alone: no depth test (raster-pass.ts, SplatRenderTarget.depth).
-    renderer.encode(encoder, cameraModel(camera), { color: target.color.createView(), depth: null, clearColor: { r: 0, g: 0, b: 0, a: 0 } });
-    submit(device, encoder);
-    return await readTexture(device, target.color);
+    await view.setCloud(cloud, file);
+    return await view.render(camera);
   } finally {
-    target.destroy();
-    renderer.destroy();
-    scene.destroy();
+    view.destroy();
   }
 }

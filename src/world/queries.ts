@@ -2,7 +2,7 @@
  * Point queries on a {@link World}: the zone of a ground point, walkability, ground height and
  * obstacles. Indices are built on first use and cached per world object (not serialised).
  */
-import { boxOf, pointInRing, type Box, type MultiPolygon, type Vec2 } from './geometry';
+import { boxOf, pointInRing, segmentSegmentDistance, type Box, type MultiPolygon, type Vec2 } from './geometry';
 import type { StaticObject } from './objects';
 import { BoxGrid, MultiPolygonIndex } from './spatial-index';
 import type { World } from './world';
@@ -132,4 +132,26 @@ export function obstaclesNear(world: World, p: Vec2, radius: number): StaticObje
   return obstaclesInBox(world, [p[0] - radius, p[1] - radius, p[0] + radius, p[1] + radius]).filter(
     (o) => Math.hypot(o.centre[0] - p[0], o.centre[1] - p[1]) <= radius + o.radius,
   );
+}
+
+/**
+ * Whether the polyline `pts` (world frame, metres; one point = a spot) keeps `clearance` metres from
+ * every static obstacle footprint of `world`: no segment within `clearance` of a footprint edge, no point
+ * inside one.
+ */
+export function lineClearOfObstacles(world: World, pts: readonly Vec2[], clearance: number): boolean {
+  for (let k = 0; k < pts.length; k++) {
+    const a = pts[k];
+    const b = pts[Math.min(k + 1, pts.length - 1)];
+    if (k > 0 && k === pts.length - 1) break;
+    const box: Box = [Math.min(a[0], b[0]) - clearance, Math.min(a[1], b[1]) - clearance, Math.max(a[0], b[0]) + clearance, Math.max(a[1], b[1]) + clearance];
+    for (const o of obstaclesInBox(world, box)) {
+      const ring = o.footprint;
+      if (pointInRing(a[0], a[1], ring) || pointInRing(b[0], b[1], ring)) return false;
+      for (let e = 0; e < ring.length; e++) {
+        if (segmentSegmentDistance(a, b, ring[e] as Vec2, ring[(e + 1) % ring.length] as Vec2) < clearance) return false;
+      }
+    }
+  }
+  return true;
 }

@@ -1,0 +1,91 @@
+/**
+ * Views kept open in the headless page across frames, for `npm run render` (one frame, or an orbit
+ * of N with `--frames`): the page function that opens a view loads the scene and creates the
+ * renderer, its pipelines and its target once and registers them here; each
+ * {@link renderViewFrame} call then draws one frame, turned about the first frame's target, and
+ * sends it back; {@link closeView} frees the renderer and the device.
+ */
+import { toBase64 } from '../core/bytes';
+import type { PinholeCamera } from './camera';
+import { raceDeviceLoss, type AcquiredDevice } from './device';
+import { toRgba8 } from './readback';
+
+/** One rendered frame of a {@link ViewSource}: linear RGBA floats and what was drawn. */
+export interface ViewSourceFrame {
+  /** Linear RGBA, width×height×4, top row first. */
+  pixels: Float32Array;
+  splatCount: number;
+  /** Splat chunks drawn (1 for a capture or a scene file). */
+  chunkCount: number;
+  /** Pixels any splat covers (alpha > 0; views over a transparent background only). */
+  coveredPixels?: number;
+}
+
+/** What a view session renders with (a renderer and its target, created once). */
+export interface ViewSource {
+  /** The camera of the frame turned `orbitDeg` degrees about the view's target (0: the first frame's camera). */
+  cameraAt(orbitDeg: number): PinholeCamera;
+  /** Renders one frame from `camera` (of the view's size). */
+  render(camera: PinholeCamera): Promise<ViewSourceFrame>;
+  destroy(): void;
+}
+
+/** A frame sent back to the CLI: RGBA8 pixels (base64, alpha as rendered) and its camera. */
+export interface ViewFrameResult {
+  width: number;
+  height: number;
+  rgbaBase64: string;
+  camera: PinholeCamera;
+  splatCount: number;
+  chunkCount: number;
+  /** Pixels any splat covers, for views over a transparent background (a capture: 0 means nothing in view). */
+  coveredPixels?: number;
+  /** Milliseconds: GPU render incl. upload and readback. */
+  renderMs: number;
+}
+
+const sessions = new Map<number, { acquired: AcquiredDevice; source: ViewSource }>();
+let nextSession = 1;
+
+/**
+ * Registers `source` (rendering on `acquired`'s device) and returns its session id; the session
+ * owns the device from now on ({@link closeView} destroys both).
+ */
+export function openViewSession(acquired: AcquiredDevice, source: ViewSource): number {
+  const id = nextSession++;
+  sessions.set(id, { acquired, source });
+  return id;
+}
+
+function session(id: number) {
+  const s = sessions.get(id);
+  if (!s) throw new Error(`view session ${id} is not open`);
+  return s;
+}
+
+/**
+ * Renders one frame of an open view, turned `orbitDeg` degrees about its target (around its up axis).
+ *
+ * @throws Error for a closed session; the device-loss message; whatever the renderer throws.
+ */
+export async function renderViewFrame(req: { session: number; orbitDeg: number }): Promise<ViewFrameResult> {
+  const { acquired, source } = session(req.session);
+  const t0 = performance.now();
+  const camera = source.cameraAt(req.orbitDeg);
+  const frame = await raceDeviceLoss(acquired, source.render(camera));
+  const rgba = toRgba8(frame.pixels);
+  const renderMs = performance.now() - t0;
+  return { width: camera.width, height: camera.height, rgbaBase64: toBase64(rgba), camera, splatCount: frame.splatCount, chunkCount: frame.chunkCount, coveredPixels: frame.coveredPixels, renderMs };
+}
+
+/** Frees an open view's renderer and device (a closed or unknown session is a no-op). */
+export async function closeView(req: { session: number }): Promise<void> {
+  const s = sessions.get(req.session);
+  if (!s) return;
+  sessions.delete(req.session);
+  try {
+    s.source.destroy();
+  } finally {
+    s.acquired.device.destroy();
+  }
+}
