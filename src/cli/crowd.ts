@@ -1,8 +1,12 @@
 /**
  * `npm run crowd -- --scenario circle|blocks|FILE.json [--agents N] [--steps S] [--backend gpu|cpu]
  * [--seed K] [--jitter M] --json OUT.json`: runs an ORCA crowd without rendering in headless
- * Chromium (both backends run in the page) and writes its summary as JSON. Bad input exits 1 with a
- * one-line error naming the file or field.
+ * Chromium (both backends run in the page) and writes its summary as JSON.
+ *
+ * `npm run crowd -- --world SEED [--walkers N] [--minutes M] [--backend gpu|cpu] [--seed K]
+ * [--json OUT.json]`: runs the living city crowd of a procedural world (src/crowd/city-crowd.ts) and
+ * reports its metrics (prop penetrations, overlaps, standing drift, stuck walkers, mean speed,
+ * steps/s). Bad input exits 1 with a one-line error naming the file or option.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
@@ -11,7 +15,7 @@ import { withHarness } from '../tools/browser-harness';
 import { CliError } from '../core/user-error';
 import { runCli } from './run-cli';
 import { positiveInt } from './parse';
-import type { CrowdRequest, } from '../crowd/headless-api';
+import type { CityCrowdRequest, CrowdRequest } from '../crowd/headless-api';
 import { DEFAULT_SPAWN_JITTER } from '../crowd/scenarios';
 
 const nonNegative = (v: string) => {
@@ -25,9 +29,18 @@ const seedInt = (v: string) => {
   return n;
 };
 
+const positiveNumber = (v: string) => {
+  const n = Number(v);
+  if (!(n > 0 && Number.isFinite(n))) throw new InvalidArgumentError(`expected a number > 0, got '${v}'`);
+  return n;
+};
+
 const program = new Command('crowd')
-  .description('Run an ORCA crowd (RVO2 Circle, Blocks, or a scenario JSON file) headless and write its summary as JSON.')
-  .requiredOption('--scenario <name|file>', 'circle, blocks, or a scenario .json file')
+  .description('Run an ORCA crowd (RVO2 Circle, Blocks, or a scenario JSON file), or the living city crowd of a world (--world), headless and write its summary as JSON.')
+  .option('--scenario <name|file>', 'circle, blocks, or a scenario .json file')
+  .option('--world <seed>', 'run the city crowd of the procedural world of this seed instead (ambient walkers on its pedestrian network)', seedInt)
+  .option('--walkers <n>', 'with --world: walkers', positiveInt(5000), 80)
+  .option('--minutes <m>', 'with --world: simulated minutes', positiveNumber, 5)
   .option('--agents <n>', 'agents (circle: on the ring, default 250; blocks: rounded to 4·k², default 100)', positiveInt(1_000_000))
   .option('--steps <n>', 'maximum steps; the run stops earlier when every agent is at its goal', positiveInt(1_000_000), 10_000)
   .option('--backend <gpu|cpu>', 'gpu (WGSL compute) or cpu (TypeScript reference)', 'gpu')
@@ -39,15 +52,18 @@ const program = new Command('crowd')
 
 runCli(async () => {
   program.parse();
-  const o = program.opts<{ scenario: string; agents?: number; steps: number; backend: string; seed: number; jitter: number; json?: string; gpu?: boolean; headed?: boolean }>();
+  const o = program.opts<{ scenario?: string; world?: number; walkers: number; minutes: number; agents?: number; steps: number; backend: string; seed: number; jitter: number; json?: string; gpu?: boolean; headed?: boolean }>();
   if (o.backend !== 'gpu' && o.backend !== 'cpu') throw new CliError(`--backend ${o.backend}: expected gpu or cpu`);
-  const builtIn = o.scenario === 'circle' || o.scenario === 'blocks';
-  if (!builtIn && !o.scenario.toLowerCase().endsWith('.json')) throw new CliError(`--scenario ${o.scenario}: expected circle, blocks or a .json file`);
+  if ((o.scenario === undefined) === (o.world === undefined)) throw new CliError('give exactly one of --scenario circle|blocks|FILE.json or --world SEED');
+  if (o.world !== undefined) return runCityCrowdCli({ ...o, world: o.world });
+  const scenario = o.scenario as string;
+  const builtIn = scenario === 'circle' || scenario === 'blocks';
+  if (!builtIn && !scenario.toLowerCase().endsWith('.json')) throw new CliError(`--scenario ${scenario}: expected circle, blocks or a .json file`);
   const started = performance.now();
   const result = await withHarness({ headed: o.headed, hardwareGpu: o.gpu }, async (h) => {
     const req: CrowdRequest = { scenario: builtIn ? (o.scenario as 'circle' | 'blocks') : 'file', agents: o.agents, maxSteps: o.steps, backend: o.backend as 'gpu' | 'cpu', seed: o.seed, jitter: o.jitter };
     if (!builtIn) {
-      const file = await h.serveFile(o.scenario);
+      const file = await h.serveFile(scenario);
       req.fileUrl = file.url;
       req.fileName = file.name;
     }
@@ -75,3 +91,28 @@ runCli(async () => {
       `${out.stepsPerSecond.toFixed(0)} steps/s, ${((performance.now() - started) / 1000).toFixed(1)} s total${o.json ? ` → ${o.json}` : ''}`,
   );
 });
+
+/** `--world SEED`: the city crowd, its metrics on the terminal and in `--json`. */
+async function runCityCrowdCli(o: { world: number; walkers: number; minutes: number; backend: string; seed: number; json?: string; gpu?: boolean; headed?: boolean }): Promise<void> {
+  const started = performance.now();
+  const req: CityCrowdRequest = { worldSeed: o.world, walkers: o.walkers, seconds: o.minutes * 60, backend: o.backend as 'gpu' | 'cpu', seed: o.seed };
+  const r = await withHarness({ headed: o.headed, hardwareGpu: o.gpu }, async (h) => {
+    h.page.on('console', (m) => {
+      const match = /^city-crowd-progress (\d+) ([\d.]+)$/.exec(m.text());
+      if (match) process.stderr.write(`\rcrowd: world ${o.world}, ${match[1]} of ${Number(match[2]).toFixed(0)} s simulated   `);
+    });
+    return h.call('runCityCrowdScenario', req);
+  });
+  process.stderr.write('\n');
+  if (o.json) {
+    await mkdir(dirname(o.json), { recursive: true });
+    await writeFile(o.json, `${JSON.stringify(r, null, 2)}\n`);
+  }
+  const m = (v: number | null) => (v === null ? '–' : `${(v * 100).toFixed(1)} cm`);
+  console.log(
+    `world ${r.world} (${r.backend}): ${r.walkers} walkers (${r.groupedWalkers} in groups) for ${(r.seconds / 60).toFixed(1)} min, ${r.legs} legs (${r.gaveWay} given up in a jam), ` +
+      `pauses ${r.pauses.storefront} shop / ${r.pauses.busStop} bus stop / ${r.pauses.kiosk} kiosk; prop penetrations ${r.propPenetrations}, overlaps ${r.overlaps}, ` +
+      `standing drift median ${m(r.standingDriftMedian)} max ${m(r.standingDriftMax)} (${r.stands} stands), stuck ${r.stuck}, mean speed ${r.meanSpeed.toFixed(2)} m/s; ` +
+      `${r.stepsPerSecond.toFixed(0)} steps/s, ${((performance.now() - started) / 1000).toFixed(1)} s total${o.json ? ` → ${o.json}` : ''}`,
+  );
+}

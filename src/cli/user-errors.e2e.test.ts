@@ -1,6 +1,6 @@
 /**
  * End to end: a user's mistake on the command line (a suite file that does not validate, a bad
- * --shard, a file that is not a splat capture, a bad --pedestrians or --pedestrian-at) ends in exactly one `error: …` line on stderr and
+ * --shard, a file that is not a splat capture, a bad --pedestrians or --pedestrian-at, a bad city-crowd option) ends in exactly one `error: …` line on stderr and
  * exit status 1, never a stack trace. The tools run as a user runs them (`npx tsx src/cli/…`).
  */
 import { spawnSync } from 'node:child_process';
@@ -42,6 +42,9 @@ describe('user errors on the command line', () => {
     ['a --pedestrian-at on a capture alone', 'render.ts', ['--scene', bad, '--pedestrian-at', '1,2', '--out', join(dir, 'x.png')], /^error: --pedestrian-at applies to views of a world \(--world SEED\|SCENE\.json\)/],
     ['--orbit without --frames', 'render.ts', ['--world', '1', '--orbit', '2', '--out', join(dir, 'x.png')], /^error: --orbit needs --frames N/],
     ['a frame count of 0', 'render.ts', ['--world', '1', '--frames', '0', '--out', join(dir, 'x.png')], /^error: option '--frames <n>' argument '0' is invalid\. expected an integer in 1\.\.100000, got '0'$/],
+    ['a crowd run given both --scenario and --world', 'crowd.ts', ['--scenario', 'circle', '--world', '1'], /^error: give exactly one of --scenario circle\|blocks\|FILE\.json or --world SEED$/],
+    ['a city crowd of 0 walkers', 'crowd.ts', ['--world', '1', '--walkers', '0'], /^error: option '--walkers <n>' argument '0' is invalid/],
+    ['a city crowd of negative minutes', 'crowd.ts', ['--world', '1', '--minutes', '-2'], /^error: option '--minutes <m>' argument '-2' is invalid\. expected a number > 0, got '-2'$/],
     ['an unknown condition for matched runs', 'bench.ts', ['--conditions', 'dusk,snow'], /^error: --conditions: unknown condition 'snow': expected day, dusk, night, fog, rain/],
     ['a world size outside 150–2000 m', 'world.ts', ['--seed', '1', '--size', '90', '--json', join(dir, 'w.json')], /^error: option '--size <M>' argument '90' is invalid\. expected metres in \[150, 2000\], got '90'/],
     ['an inventory file that is not .json', 'world.ts', ['--seed', '1', '--json', join(dir, 'w.txt')], /^error: --json .*w\.txt: the output must be a \.json file/],

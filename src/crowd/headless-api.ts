@@ -9,6 +9,10 @@ import type { CrowdSpec } from './crowd-spec';
 import { type CrowdRunResult, runCrowd } from './crowd-run';
 import { parseScenarioFile } from './scenario-file';
 import { blocksScenario, circleScenario } from './scenarios';
+import { generateWorld } from '../world/world';
+import { CITY_CROWD_DT, type CityCrowdReport, runCityCrowd } from './city-crowd';
+import { GpuPedestrianBatch } from './gpu-pedestrian-batch';
+import { CpuPedestrianBatch } from './pedestrian-batch';
 
 /** A run request from `npm run crowd`. */
 export interface CrowdRequest {
@@ -46,5 +50,44 @@ export async function runCrowdScenario(req: CrowdRequest): Promise<CrowdResponse
   return withAcquiredDevice({}, async (acquired) => {
     const result = await runCrowd(spec, 'gpu', req.maxSteps, acquired.device, progress);
     return { ...result, scenario: name, seed: req.seed, adapter: describeAdapter(acquired) };
+  });
+}
+
+/** A city-crowd run request from `npm run crowd -- --world SEED`. */
+export interface CityCrowdRequest {
+  worldSeed: number;
+  walkers: number;
+  /** Simulated time, s. */
+  seconds: number;
+  backend: 'gpu' | 'cpu';
+  seed: number;
+}
+
+/** The run's report plus the world, seed and adapter. */
+export interface CityCrowdResponse extends CityCrowdReport {
+  world: number;
+  seed: number;
+  backend: 'gpu' | 'cpu';
+  adapter: string | null;
+}
+
+/**
+ * Runs a living city crowd on world `worldSeed` (src/crowd/city-crowd.ts) on either backend; progress
+ * goes to the page console as `city-crowd-progress <simulated s> <total s>`.
+ */
+export async function runCityCrowdScenario(req: CityCrowdRequest): Promise<CityCrowdResponse> {
+  const world = generateWorld({ seed: req.worldSeed });
+  const options = { walkers: req.walkers, seed: req.seed };
+  const progress = (t: number) => console.log(`city-crowd-progress ${t.toFixed(0)} ${req.seconds}`);
+  const base = { world: req.worldSeed, seed: req.seed, backend: req.backend };
+  if (req.backend === 'cpu') return { ...(await runCityCrowd(world, new CpuPedestrianBatch(1), options, req.seconds, CITY_CROWD_DT, progress)), ...base, adapter: null };
+  return withAcquiredDevice({}, async (acquired) => {
+    const vertices = world.obstacles.reduce((n, o) => n + o.footprint.length, 0);
+    const batch = await GpuPedestrianBatch.create(acquired.device, { slots: 1, maxPedestriansPerSlot: req.walkers, maxObstacleVerticesPerSlot: vertices, label: 'CityCrowd' });
+    try {
+      return { ...(await runCityCrowd(world, batch, options, req.seconds, CITY_CROWD_DT, progress)), ...base, adapter: describeAdapter(acquired) };
+    } finally {
+      batch.destroy();
+    }
   });
 }
