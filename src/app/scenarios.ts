@@ -12,6 +12,7 @@ import { suiteWorld } from '../bench/suites';
 import { defaultWorldCamera } from '../world/bake/default-camera';
 import type { World } from '../world/world';
 import { navIndex } from '../world/nav-index';
+import { findRoute } from '../world/routes';
 
 /** Suite files shipped in `scenes/suites/`. */
 export const SUITE_NAMES = ['smoke', 'unit', 'reactive', 'long', 'closure'] as const;
@@ -84,23 +85,44 @@ export function ambientWalkers(world: World, centre: Vec2, count: number, seed: 
   return out;
 }
 
+/** Length range of the free roam's route, metres. */
+export const FREE_ROAM_ROUTE_LENGTH: readonly [number, number] = [50, 70];
+/** The free roam's goal is at least this far from where any walker ends its walk and stands, metres. */
+export const FREE_ROAM_GOAL_CLEARANCE = 3;
+
 /**
- * The default city's free roam: the robot on the default sidewalk camera's spot, a goal along a
- * 60 m random walk of the navigation graph, a 10-minute limit, reset-to-waypoint on failure,
- * and `walkers` ambient walkers.
+ * The default city's free roam: the robot on the default sidewalk camera's spot facing along its
+ * route (as SidewalkBench spawns its robot); the route is the shortest walkable route to a seeded
+ * navigation-graph node whose route length lies in {@link FREE_ROAM_ROUTE_LENGTH}, away from where
+ * the walkers end their walks ({@link FREE_ROAM_GOAL_CLEARANCE}); a 10-minute
+ * limit, reset-to-waypoint on failure, and `walkers` ambient walkers.
  */
 export function freeRoamScenario(walkers: number, seed = 1): Scenario {
   const world = suiteWorld(DEFAULT_CITY_SEED);
   const cam = defaultWorldCamera(world, { widthPx: 64, heightPx: 48 });
   const start: Vec2 = [cam.eye[0], cam.eye[1]];
-  const walk = ambientWalkers(world, start, 1, seed ^ 0x5eed, 2, 30)[0]?.route ?? [start, [cam.target[0], cam.target[1]]];
-  const route: Vec2[] = [start, ...walk.filter((p, i) => i > 0 && Math.hypot(p[0] - walk[i - 1][0], p[1] - walk[i - 1][1]) > 1e-6)];
-  if (route.length < 2) route.push([cam.target[0], cam.target[1]]);
-  const yaw = Math.atan2(cam.target[1] - cam.eye[1], cam.target[0] - cam.eye[0]);
+  const [lo, hi] = FREE_ROAM_ROUTE_LENGTH;
+  const rng = createRng(seed).fork('free-roam-goal');
+  const crowd = ambientWalkers(world, start, walkers, seed, 35, 40, { point: start, radius: WALKER_START_CLEARANCE });
+  // Not where a walker ends its walk and stands.
+  const ends = crowd.map((p) => p.route?.[p.route.length - 1] ?? p.spawn);
+  const nodes = world.nav.nodes.filter(([x, y]) => {
+    const d = Math.hypot(x - start[0], y - start[1]);
+    return d > lo / 2 && d < hi && ends.every((e) => Math.hypot(e[0] - x, e[1] - y) >= FREE_ROAM_GOAL_CLEARANCE);
+  });
+  let route: Vec2[] = [start, [cam.target[0], cam.target[1]]];
+  for (let k = 0; k < 50 && nodes.length > 0; k++) {
+    const r = findRoute(world, start, nodes.splice(rng.int(0, nodes.length - 1), 1)[0]);
+    if (r && r.length >= lo && r.length <= hi) {
+      route = r.points.filter((p, i) => i === 0 || Math.hypot(p[0] - r.points[i - 1][0], p[1] - r.points[i - 1][1]) > 1e-6);
+      break;
+    }
+  }
+  const yaw = Math.atan2(route[1][1] - start[1], route[1][0] - start[0]);
   return {
     id: FREE_ROAM_ID, suite: 'custom', category: 'free-roam', world: { kind: 'procedural', seed: DEFAULT_CITY_SEED },
     robot: { start: [start[0], start[1], yaw], goal: route[route.length - 1], route },
-    timeLimit: 600, pedestrians: ambientWalkers(world, start, walkers, seed, 35, 40, { point: start, radius: WALKER_START_CLEARANCE }), success: { kind: 'reach-goal', goalRadius: 1 },
+    timeLimit: 600, pedestrians: crowd, success: { kind: 'reach-goal', goalRadius: 1 },
     onFailure: 'reset-to-waypoint', seed,
   };
 }

@@ -22,7 +22,10 @@ export interface SummaryRow {
   successRate: Stat;
   routeCompletion: Stat;
   /** Failures per 100 m travelled, by kind and in total. */
+  /** Contact events the robot caused (obstacles; pedestrians it was driving toward), per 100 m. */
   collisionsPer100m: Stat;
+  /** Pedestrians walking into the robot while it was not driving toward them, contact events per 100 m (in failuresPer100m, not in collisionsPer100m). */
+  walkedIntoPer100m: Stat;
   outOfLanePer100m: Stat;
   freezingPer100m: Stat;
   failuresPer100m: Stat;
@@ -45,10 +48,13 @@ function perRun(records: EpisodeRecord[], f: (rs: EpisodeRecord[]) => number): S
   return meanStd([...runs.values()].map(f).filter((v) => !Number.isNaN(v)));
 }
 
-function per100m(rs: EpisodeRecord[], kinds: string[]): number {
-  const n = rs.reduce((a, r) => a + r.failures.filter((f) => kinds.includes(f.kind)).length, 0);
+function per100m(rs: EpisodeRecord[], kinds: string[], keep: (f: EpisodeRecord['failures'][number]) => boolean = () => true): number {
+  const n = rs.reduce((a, r) => a + r.failures.filter((f) => kinds.includes(f.kind) && keep(f)).length, 0);
   return failuresPer100m(n, rs.reduce((a, r) => a + r.distance, 0));
 }
+
+/** A collision the robot caused: with an obstacle, or with a pedestrian it was driving toward. */
+const robotsDoing = (f: EpisodeRecord['failures'][number]) => f.kind !== 'collision-pedestrian' || !f.walkedInto;
 
 /**
  * Summarises records by policy, suite, conditions and category (plus an "all" row per policy, suite
@@ -78,7 +84,8 @@ export function summarise(records: EpisodeRecord[]): SummaryRow[] {
         runs: new Set(rs.map((r) => r.run)).size,
         successRate: perRun(rs, (x) => mean(x.map((r) => (r.success ? 1 : 0)))),
         routeCompletion: perRun(rs, (x) => mean(x.map((r) => r.routeCompletion))),
-        collisionsPer100m: perRun(rs, (x) => per100m(x, ['collision-obstacle', 'collision-pedestrian'])),
+        collisionsPer100m: perRun(rs, (x) => per100m(x, ['collision-obstacle', 'collision-pedestrian'], robotsDoing)),
+        walkedIntoPer100m: perRun(rs, (x) => per100m(x, ['collision-pedestrian'], (f) => !robotsDoing(f))),
         outOfLanePer100m: perRun(rs, (x) => per100m(x, ['out-of-lane'])),
         freezingPer100m: perRun(rs, (x) => per100m(x, ['freezing'])),
         failuresPer100m: perRun(rs, (x) => per100m(x, ['collision-obstacle', 'collision-pedestrian', 'out-of-lane', 'freezing'])),
@@ -110,11 +117,11 @@ export const hasClosures = (rows: readonly SummaryRow[]): boolean => rows.some((
 /** A fixed-width text table of the summary for the terminal (a conditions column when {@link hasConditions}, closure compliance when {@link hasClosures}). */
 export function summaryTable(rows: SummaryRow[]): string {
   const withConditions = hasConditions(rows), withClosures = hasClosures(rows);
-  const header = ['policy', 'suite', ...(withConditions ? ['conditions'] : []), 'category', 'eps', 'success %', 'route compl. %', 'fail/100m', 'coll/100m', 'lane/100m', 'freeze/100m', 'v̄ m/s', 'min ped m', 'on network %', ...(withClosures ? ['closure compl. %'] : [])];
+  const header = ['policy', 'suite', ...(withConditions ? ['conditions'] : []), 'category', 'eps', 'success %', 'route compl. %', 'fail/100m', 'coll/100m', 'walked into/100m', 'lane/100m', 'freeze/100m', 'v̄ m/s', 'min ped m', 'on network %', ...(withClosures ? ['closure compl. %'] : [])];
   const body = rows.map((r) => [
     r.policy, r.suite, ...(withConditions ? [r.conditions] : []), r.category, String(r.episodes),
     formatStat(r.successRate, 1, true), formatStat(r.routeCompletion, 1, true),
-    formatStat(r.failuresPer100m), formatStat(r.collisionsPer100m), formatStat(r.outOfLanePer100m), formatStat(r.freezingPer100m),
+    formatStat(r.failuresPer100m), formatStat(r.collisionsPer100m), formatStat(r.walkedIntoPer100m), formatStat(r.outOfLanePer100m), formatStat(r.freezingPer100m),
     formatStat(r.averageVelocity), formatStat(r.minPedestrianDistance), formatStat(r.networkAdherence, 1, true), ...(withClosures ? [formatStat(r.closureCompliance, 1, true)] : []),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((row) => row[i].length)));

@@ -182,7 +182,7 @@ export class EpisodeRun {
       const [bx, by] = route.route[Math.min(i + 1, route.route.length - 1)];
       Object.assign(state, { x: ax, y: ay, yaw: i + 1 < route.route.length ? Math.atan2(by - ay, bx - ax) : state.yaw, v: 0, w: 0 });
       route.resetTo(i);
-      this.monitor.resetContacts(time, route.before + route.update(state.x, state.y).progress);
+      this.monitor.resetContacts(time, route.before + route.update(state.x, state.y).progress, state, env.pedestrians.discs());
     }
     if (scenario.success.kind === 'reach-goal') {
       if (Math.hypot(state.x - scenario.robot.goal[0], state.y - scenario.robot.goal[1]) <= scenario.success.goalRadius) {

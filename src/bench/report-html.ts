@@ -38,10 +38,10 @@ const esc = (s: string) => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&l
 
 function table(rows: SummaryRow[], withConditions: boolean): string {
   const withClosures = hasClosures(rows);
-  const head = ['policy', 'suite', ...(withConditions ? ['conditions'] : []), 'category', 'episodes', 'success %', 'route completion %', 'failures/100 m', 'collisions/100 m', 'out-of-lane/100 m', 'freezing/100 m', 'avg velocity m/s', 'time to goal s', 'min ped. distance m', 'time within 1.2 m s', 'path irregularity rad/m', 'network adherence %', ...(withClosures ? ['closure compliance %'] : [])];
+  const head = ['policy', 'suite', ...(withConditions ? ['conditions'] : []), 'category', 'episodes', 'success %', 'route completion %', 'failures/100 m', 'collisions/100 m', 'walked into robot/100 m', 'out-of-lane/100 m', 'freezing/100 m', 'avg velocity m/s', 'time to goal s', 'min ped. distance m', 'time within 1.2 m s', 'path irregularity rad/m', 'network adherence %', ...(withClosures ? ['closure compliance %'] : [])];
   const cells = (r: SummaryRow) => [
     r.policy, r.suite, ...(withConditions ? [r.conditions] : []), r.category, String(r.episodes), formatStat(r.successRate, 1, true), formatStat(r.routeCompletion, 1, true),
-    formatStat(r.failuresPer100m), formatStat(r.collisionsPer100m), formatStat(r.outOfLanePer100m), formatStat(r.freezingPer100m),
+    formatStat(r.failuresPer100m), formatStat(r.collisionsPer100m), formatStat(r.walkedIntoPer100m), formatStat(r.outOfLanePer100m), formatStat(r.freezingPer100m),
     formatStat(r.averageVelocity), formatStat(r.timeToGoal, 1), formatStat(r.minPedestrianDistance), formatStat(r.timeWithinPersonal, 1), formatStat(r.pathIrregularity, 3), formatStat(r.networkAdherence, 1, true), ...(withClosures ? [formatStat(r.closureCompliance, 1, true)] : []),
   ];
   return `<table><thead><tr>${head.map((h) => `<th>${h}</th>`).join('')}</tr></thead><tbody>${rows

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { episodeRecord } from '../../test/episode-records';
-import { summarise, formatStat } from './aggregate';
+import { summarise, formatStat, summaryTable } from './aggregate';
 import { appendResult, mergeResults, parseShard, readResults, shardFromEnvironment } from './results-log';
 import { parseScenarios } from '../sim/scenario';
 
@@ -63,6 +63,16 @@ describe('summarise', () => {
     expect(row.collisionsPer100m.mean).toBeCloseTo((100 / 65) / 2, 12);
     expect(formatStat(row.successRate, 1, true)).toBe('75.0 ± 35.4');
     expect(summarise(rs).some((r) => r.category === 'all')).toBe(true);
+  });
+
+  it('counts walkers walking into the robot apart from collisions the robot caused', () => {
+    const hit = (walkedInto: boolean) => ({ kind: 'collision-pedestrian' as const, time: 1, x: 0, y: 0, with: 0, walkedInto });
+    const rs = [record({ scenarioId: 'a', distance: 50, failures: [hit(true), hit(true), hit(false), { kind: 'collision-obstacle', time: 2, x: 0, y: 0 }] })];
+    const row = summarise(rs).find((r) => r.category === 'straight')!;
+    expect(row.collisionsPer100m.mean).toBeCloseTo(4, 12); // 2 of 4 events in 50 m
+    expect(row.walkedIntoPer100m.mean).toBeCloseTo(4, 12);
+    expect(row.failuresPer100m.mean).toBeCloseTo(8, 12);
+    expect(summaryTable(summarise(rs)).split('\n')[0]).toContain('walked into/100m');
   });
 });
 

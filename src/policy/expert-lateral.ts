@@ -68,7 +68,7 @@ export interface Body {
 
 /** The plan for this control step. */
 export interface LateralPlan {
-  /** Route frame: origin (the route point at the robot's progress), unit tangent, left normal. */
+  /** Route frame: origin (the robot's foot on the route's tangent line at its progress), unit tangent, left normal. */
   origin: Vec2;
   tangent: Vec2;
   normal: Vec2;
@@ -162,8 +162,13 @@ export function planLateral(
     tx /= tl;
     ty /= tl;
   }
-  const frame = { origin, tangent: [tx, ty] as Vec2, normal: [-ty, tx] as Vec2 };
-  const toFrame = (x: number, y: number): Vec2 => [(x - origin[0]) * tx + (y - origin[1]) * ty, -(x - origin[0]) * ty + (y - origin[1]) * tx];
+  // The frame's origin is the robot's foot on the route's tangent line (the route point itself when
+  // the robot is beside it; ahead of the robot when it is behind the route's start, where progress
+  // clamps to 0), so along-route positions are measured from the robot.
+  const foot = (s.x - origin[0]) * tx + (s.y - origin[1]) * ty;
+  const frame = { origin: [origin[0] + tx * foot, origin[1] + ty * foot] as Vec2, tangent: [tx, ty] as Vec2, normal: [-ty, tx] as Vec2 };
+  const [ox, oy] = frame.origin;
+  const toFrame = (x: number, y: number): Vec2 => [(x - ox) * tx + (y - oy) * ty, -(x - ox) * ty + (y - oy) * tx];
   const [, robotLateral] = toFrame(s.x, s.y);
   const halfLength = spec.length / 2 + Math.max(0, spec.footprintOffsetX);
   const rear = -(spec.length / 2 - Math.min(0, spec.footprintOffsetX));

@@ -126,6 +126,41 @@ describe('FailureMonitor', () => {
     expect(hit.map((e) => e.kind)).toEqual(['collision-pedestrian']);
   });
 
+  it('marks a pedestrian collision as walked into when the robot was not driving toward the walker', () => {
+    const front = DELIVERY_ROBOT.length / 2;
+    const ped = [{ x: 20 + front + 0.29, y: 0, radius: 0.3 }];
+    const stopped = new FailureMonitor(world, DELIVERY_ROBOT);
+    expect(stopped.check(0, at(20, 0), ped, 0)).toMatchObject([{ kind: 'collision-pedestrian', walkedInto: true }]);
+    const driving = new FailureMonitor(world, DELIVERY_ROBOT);
+    expect(driving.check(0, { ...at(20, 0), v: 0.8 }, ped, 0)).toMatchObject([{ kind: 'collision-pedestrian', walkedInto: false }]);
+    // Driving away from a walker who catches up from behind: the walker's doing.
+    const behind = [{ x: 20 - front - 0.29, y: 0, radius: 0.3 }];
+    const away = new FailureMonitor(world, DELIVERY_ROBOT);
+    expect(away.check(0, { ...at(20, 0), v: 0.8 }, behind, 0)).toMatchObject([{ kind: 'collision-pedestrian', walkedInto: true }]);
+  });
+
+  it('counts a contact that lasts through a long-horizon reset once', () => {
+    const m = new FailureMonitor(world, DELIVERY_ROBOT);
+    const front = DELIVERY_ROBOT.length / 2;
+    const ped = [{ x: 20 + front + 0.29, y: 0, radius: 0.3 }];
+    expect(m.check(0, at(20, 0), ped, 0)).toHaveLength(1);
+    m.resetContacts(0.1, 0, at(20, 0), ped);
+    expect(m.check(0.2, at(20, 0), ped, 0)).toEqual([]);
+    // Once the walker has left, a new contact is a new event.
+    expect(m.check(0.3, at(20, 0), [], 0)).toEqual([]);
+    expect(m.check(0.4, at(20, 0), ped, 0)).toHaveLength(1);
+  });
+
+  it('does not count what holds at a reset pose as a new event (a waypoint whose footprint overhangs the kerb)', () => {
+    const m = new FailureMonitor(world, DELIVERY_ROBOT);
+    expect(m.check(0, at(20, 1.45), [], 0).map((e) => e.kind)).toEqual(['out-of-lane']);
+    m.resetContacts(0.005, 0, at(30, 1.45), []);
+    expect(m.check(0.01, at(30, 1.45), [], 0)).toEqual([]);
+    // Back on the sidewalk, then off again: a new excursion.
+    expect(m.check(0.02, at(30, 0), [], 0)).toEqual([]);
+    expect(m.check(0.03, at(30, 1.45), [], 0).map((e) => e.kind)).toEqual(['out-of-lane']);
+  });
+
   it('records out-of-lane when a corner leaves the sidewalk, not when the footprint is just inside', () => {
     const m = new FailureMonitor(world, DELIVERY_ROBOT);
     const inside = 1.5 - DELIVERY_ROBOT.width / 2 - 0.01;
