@@ -17,7 +17,7 @@ const ROOT = resolve(import.meta.dirname, '..');
  * under the page registry in src/tools, their Node scripts above the CLIs.
  */
 const LAYERS: { name: string; files: (path: string) => boolean }[][] = [
-  ['core'], ['gpu'], ['splats'], ['humans'], ['world'], ['robot'], ['sim'], ['crowd'], ['sensors'], ['policy'], ['bench'], ['app'],
+  ['core'], ['gpu'], ['splats'], ['humans'], ['world'], ['robot'], ['sim'], ['crowd'], ['sensors'], ['policy'], ['bench', 'arena'], ['app'],
 ].map((row) => row.map((dir) => ({ name: `src/${dir}`, files: (p: string) => p.startsWith(`src/${dir}/`) })));
 LAYERS.push(
   [{ name: 'bench page halves', files: (p) => /^bench\/[^/]*(\.headless-api|splat-frame-timer)\.ts$/.test(p) }],

@@ -18,14 +18,14 @@ export { episodeKey, policyName, type EpisodeRecord } from './episode-record';
  *
  * @throws Error for a malformed line other than the last.
  */
-export function readResults(path: string): EpisodeRecord[] {
+export function readResults<T = EpisodeRecord>(path: string): T[] {
   if (!existsSync(path)) return [];
   const lines = readFileSync(path, 'utf8').split('\n');
-  const out: EpisodeRecord[] = [];
+  const out: T[] = [];
   lines.forEach((line, i) => {
     if (!line.trim()) return;
     try {
-      out.push(JSON.parse(line) as EpisodeRecord);
+      out.push(JSON.parse(line) as T);
     } catch {
       if (i < lines.length - 1 && lines.slice(i + 1).some((l) => l.trim())) throw new Error(`${path}:${i + 1}: malformed result line`);
     }
@@ -34,7 +34,7 @@ export function readResults(path: string): EpisodeRecord[] {
 }
 
 /** Appends one record as a line (creating directories), synchronously, so it is on disk at return. */
-export function appendResult(path: string, record: EpisodeRecord): void {
+export function appendResult<T = EpisodeRecord>(path: string, record: T): void {
   mkdirSync(dirname(path), { recursive: true });
   appendFileSync(path, `${JSON.stringify(record)}\n`);
 }

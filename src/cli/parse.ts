@@ -88,3 +88,10 @@ export function writeOutput(file: string, text: string): void {
     throw new CliError(`--out ${file}: cannot write it (${code === 'EISDIR' ? 'it is a folder; give a file name' : code ?? (e as Error).message})`);
   }
 }
+
+/** Parses a world side length, metres, in [150, 2000] (generateWorld's range). */
+export function worldSize(value: string): number {
+  const n = Number(value);
+  if (!(n >= 150 && n <= 2000)) throw new InvalidArgumentError(`expected metres in [150, 2000], got '${value}'`);
+  return n;
+}

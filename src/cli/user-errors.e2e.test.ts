@@ -47,6 +47,11 @@ describe('user errors on the command line', () => {
     ['a city crowd of negative minutes', 'crowd.ts', ['--world', '1', '--minutes', '-2'], /^error: option '--minutes <m>' argument '-2' is invalid\. expected a number > 0, got '-2'$/],
     ['an unknown condition for matched runs', 'bench.ts', ['--conditions', 'dusk,snow'], /^error: --conditions: unknown condition 'snow': expected day, dusk, night, fog, rain/],
     ['a world size outside 150–2000 m', 'world.ts', ['--seed', '1', '--size', '90', '--json', join(dir, 'w.json')], /^error: option '--size <M>' argument '90' is invalid\. expected metres in \[150, 2000\], got '90'/],
+    ['a malformed arena task file', 'arena.ts', ['--suite', bad], /^error: .*bad-suite\.json: format: /],
+    ['an unknown arena agent', 'arena.ts', ['--agent', 'oracle', 'gpt9'], /^error: --agent gpt9: unknown agent \(expected one of oracle, random\)$/],
+    ['a malformed arena --shard', 'arena.ts', ['--shard', '3/2'], /^error: --shard 3\/2: expected i\/n with 1 <= i <= n/],
+    ['an arena suite that does not exist', 'arena.ts', ['--suite', 'nowhere.json'], /^error: --suite nowhere\.json: not a suite \(cityarena\) and no such task file$/],
+    ['arena task generation without --out', 'arena-tasks.ts', ['--suite', 'cityarena'], /^error: --out FILE is required to generate a suite \(or pass --stats\)$/],
     ['an inventory file that is not .json', 'world.ts', ['--seed', '1', '--json', join(dir, 'w.txt')], /^error: --json .*w\.txt: the output must be a \.json file/],
   ];
   for (const [what, tool, args, message] of cases) {

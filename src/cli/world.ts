@@ -4,19 +4,13 @@
  * crosswalks, landmarks, every object and the pedestrian network. Prints a one-line summary.
  * Bad input exits 1 with a one-line error.
  */
-import { Command, InvalidArgumentError } from 'commander';
+import { Command } from 'commander';
 import { CliError } from '../core/user-error';
 import { worldInventory } from '../world/inventory';
 import { generateWorld } from '../world/world';
-import { nonNegativeInt, writeOutput } from './parse';
+import { nonNegativeInt, worldSize, writeOutput } from './parse';
 import { runCli } from './run-cli';
 
-/** Parses a world side length, metres, in [150, 2000] (generateWorld's range). */
-function worldSize(value: string): number {
-  const n = Number(value);
-  if (!(n >= 150 && n <= 2000)) throw new InvalidArgumentError(`expected metres in [150, 2000], got '${value}'`);
-  return n;
-}
 
 const program = new Command('world')
   .description('Generate a procedural world and write its inventory (streets, names, landmarks, objects, pedestrian network) as JSON.')

@@ -1,0 +1,69 @@
+/**
+ * Difficulty statistics of a task file beside 360CityArena's (paper §3.3): tasks per family and
+ * difficulty, and per difficulty the mean map-navigation path length and decision points, VLN
+ * instruction steps and object-count truth; plus the search families' walks, which the paper does
+ * not report (null beside them). `npm run arena:tasks -- --stats [--json FILE]`.
+ */
+import { DIFFICULTIES, type ArenaTask, type ArenaTaskFile, type Difficulty } from '../task';
+
+/** A statistic per difficulty, measured and the paper's (null where it reports none). */
+export interface DifficultyStatistic {
+  family: string;
+  measure: string;
+  measured: Record<Difficulty, number | null>;
+  paper: Record<Difficulty, number> | null;
+}
+
+/** The `--stats` JSON. */
+export interface SuiteStatistics {
+  counts: Record<string, Record<Difficulty, number>>;
+  statistics: DifficultyStatistic[];
+}
+
+const PAPER = {
+  mapPath: { easy: 124, medium: 247, hard: 347 },
+  mapDecisions: { easy: 3.3, medium: 6.4, hard: 9.0 },
+  vlnSteps: { easy: 4.4, medium: 5.9, hard: 7.4 },
+  countTruth: { easy: 3.5, medium: 4.6, hard: 9.0 },
+};
+
+/** Mean of `value` over a family's tasks per difficulty (null where none has a value), two decimals. */
+function meanBy(tasks: readonly ArenaTask[], family: string, value: (t: ArenaTask) => number | null): Record<Difficulty, number | null> {
+  const out = {} as Record<Difficulty, number | null>;
+  for (const d of DIFFICULTIES) {
+    const v = tasks.filter((t) => t.family === family && t.difficulty === d).map(value).filter((x): x is number => x !== null);
+    out[d] = v.length ? Math.round((v.reduce((a, b) => a + b, 0) / v.length) * 100) / 100 : null;
+  }
+  return out;
+}
+
+/** The statistics of a task file. */
+export function suiteStatistics(file: ArenaTaskFile): SuiteStatistics {
+  const counts: SuiteStatistics['counts'] = {};
+  for (const t of file.tasks) {
+    counts[t.family] ??= { easy: 0, medium: 0, hard: 0 };
+    counts[t.family][t.difficulty]++;
+  }
+  const tasks = file.tasks;
+  const statistics: DifficultyStatistic[] = [
+    { family: 'map-navigation', measure: 'path length, m', measured: meanBy(tasks, 'map-navigation', (t) => t.source.pathLength), paper: PAPER.mapPath },
+    { family: 'map-navigation', measure: 'decision points', measured: meanBy(tasks, 'map-navigation', (t) => t.source.decisionPoints), paper: PAPER.mapDecisions },
+    { family: 'vln', measure: 'instruction steps', measured: meanBy(tasks, 'vln', (t) => t.source.instructionSteps), paper: PAPER.vlnSteps },
+    { family: 'vln', measure: 'path length, m', measured: meanBy(tasks, 'vln', (t) => t.source.pathLength), paper: null },
+    { family: 'count', measure: 'true count', measured: meanBy(tasks, 'count', (t) => (t.truth.scoring === 'mra' ? t.truth.count : null)), paper: PAPER.countTruth },
+    { family: 'landmark-language', measure: 'walk to the landmark, m', measured: meanBy(tasks, 'landmark-language', (t) => t.source.pathLength), paper: null },
+    { family: 'landmark-image', measure: 'walk to the landmark, m', measured: meanBy(tasks, 'landmark-image', (t) => t.source.pathLength), paper: null },
+    { family: 'relational', measure: 'walk to the anchor, m', measured: meanBy(tasks, 'relational', (t) => t.source.pathLength), paper: null },
+  ].filter((s) => Object.values(s.measured).some((v) => v !== null));
+  return { counts, statistics };
+}
+
+/** The statistics as a plain-text table (what `--stats` prints). */
+export function statisticsTable(s: SuiteStatistics): string {
+  const lines = ['family              easy medium hard'];
+  for (const [f, c] of Object.entries(s.counts)) lines.push(`${f.padEnd(18)} ${String(c.easy).padStart(5)} ${String(c.medium).padStart(6)} ${String(c.hard).padStart(4)}`);
+  lines.push('', 'statistic (measured / 360CityArena)          easy            medium          hard');
+  const cell = (m: number | null, p: number | undefined) => `${m === null ? '-' : m.toFixed(1)} / ${p === undefined ? '-' : p.toFixed(1)}`.padEnd(16);
+  for (const st of s.statistics) lines.push(`${`${st.family}: ${st.measure}`.padEnd(45)}${DIFFICULTIES.map((d) => cell(st.measured[d], st.paper?.[d])).join('')}`);
+  return lines.join('\n');
+}

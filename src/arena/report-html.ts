@@ -1,0 +1,94 @@
+/**
+ * `DIR/report.html` of an arena run: 360CityArena's Table 2 (family × agent, grouped), its Figure 4
+ * (score by difficulty, per family and agent, as bars), how episodes ended, and every episode's walk
+ * drawn over the world map (`map.png` beside the report; start green, end red, the goal ringed with
+ * its radius), failures first. Self-contained HTML (inline SVG), no scripts.
+ */
+import type { ArenaRecord } from './run-episode';
+import { FAMILY_GROUPS, FAMILY_LABELS, type AgentSummary } from './summary';
+import type { ArenaTask } from './task';
+import { DIFFICULTIES } from './task';
+
+/** The world map the walks are drawn on: its file name beside the report, pixel size and world region. */
+export interface ReportMap {
+  file: string;
+  sizePx: number;
+  /** `[minX, minY, maxX, maxY]`, metres (square). */
+  bounds: [number, number, number, number];
+}
+
+const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const pct = (v: number | null) => (v === null ? '–' : v.toFixed(1));
+const COLORS = ['#1f77b4', '#ff7f0e', '#2ca02c', '#d62728', '#9467bd', '#8c564b'];
+
+function table2(rows: readonly AgentSummary[]): string {
+  const groups = FAMILY_GROUPS.map((g) => `<th colspan="${g.families.length}">${g.group}</th>`).join('');
+  const fams = FAMILY_GROUPS.flatMap((g) => g.families);
+  const head = fams.map((f) => `<th>${FAMILY_LABELS[f]}</th>`).join('');
+  const body = rows.map((r) => `<tr><td>${esc(r.agent)}</td>${fams.map((f) => `<td>${pct(r.families[f])}</td>`).join('')}<td><b>${pct(r.overall)}</b></td></tr>`).join('');
+  return `<table><tr><th rowspan="2">agent</th>${groups}<th rowspan="2">overall</th></tr><tr>${head}</tr>${body}</table>`;
+}
+
+/** Figure 4: one panel per family, bars per difficulty and agent, percent. */
+function figure4(rows: readonly AgentSummary[]): string {
+  const fams = FAMILY_GROUPS.flatMap((g) => g.families);
+  const W = 190;
+  const H = 150;
+  const panels = fams.map((f, k) => {
+    const x0 = (k % 4) * (W + 20);
+    const y0 = Math.floor(k / 4) * (H + 40);
+    const bw = (W - 30) / (DIFFICULTIES.length * (rows.length + 1));
+    const bars = DIFFICULTIES.flatMap((d, di) =>
+      rows.map((r, ai) => {
+        const v = r.cells[f][d] ?? 0;
+        const h = ((H - 30) * v) / 100;
+        const x = x0 + 25 + (di * (rows.length + 1) + ai) * bw;
+        return `<rect x="${x.toFixed(1)}" y="${(y0 + H - 15 - h).toFixed(1)}" width="${(bw - 1).toFixed(1)}" height="${h.toFixed(1)}" fill="${COLORS[ai % COLORS.length]}"><title>${esc(r.agent)} ${d}: ${pct(r.cells[f][d])}%</title></rect>`;
+      }),
+    );
+    const labels = DIFFICULTIES.map((d, di) => `<text x="${(x0 + 25 + (di * (rows.length + 1) + rows.length / 2) * bw).toFixed(1)}" y="${y0 + H}" font-size="10" text-anchor="middle">${d[0].toUpperCase()}</text>`);
+    return `<text x="${x0 + 25}" y="${y0 + 10}" font-size="12">${FAMILY_LABELS[f]}</text><line x1="${x0 + 22}" y1="${y0 + H - 15}" x2="${x0 + W}" y2="${y0 + H - 15}" stroke="#999"/><text x="${x0 + 18}" y="${y0 + 19}" font-size="9" text-anchor="end">100</text>${bars.join('')}${labels.join('')}`;
+  });
+  const legend = rows.map((r, ai) => `<rect x="${ai * 140}" y="${2 * (H + 40)}" width="10" height="10" fill="${COLORS[ai % COLORS.length]}"/><text x="${ai * 140 + 14}" y="${2 * (H + 40) + 9}" font-size="11">${esc(r.agent)}</text>`);
+  return `<svg width="${4 * (W + 20)}" height="${2 * (H + 40) + 20}" xmlns="http://www.w3.org/2000/svg">${panels.join('')}${legend.join('')}</svg>`;
+}
+
+function statuses(rows: readonly AgentSummary[]): string {
+  const all = ['answered', 'step_limit', 'stagnation', 'agent_error', 'env_error'];
+  return `<table><tr><th>agent</th><th>episodes</th>${all.map((s) => `<th>${s}</th>`).join('')}<th>steps</th><th>tokens</th><th>parse errors</th></tr>${rows
+    .map((r) => `<tr><td>${esc(r.agent)}</td><td>${r.episodes}</td>${all.map((s) => `<td>${r.statuses[s] ?? 0}</td>`).join('')}<td>${r.steps}</td><td>${r.tokens}</td><td>${r.parseErrors}</td></tr>`)
+    .join('')}</table>`;
+}
+
+/** One episode's card: its walk over the map and what happened. */
+function episodeCard(r: ArenaRecord, task: ArenaTask | undefined, map: ReportMap): string {
+  const [x0, y0, x1, y1] = map.bounds;
+  const S = 260;
+  const px = (p: readonly number[]) => `${(((p[0] - x0) / (x1 - x0)) * S).toFixed(1)},${(((y1 - p[1]) / (y1 - y0)) * S).toFixed(1)}`;
+  const pts = r.actions.map((a) => a.position);
+  const start = pts[0] ?? r.finalPosition;
+  const t = task?.truth;
+  const goal = t?.scoring === 'coordinate_match' ? `<circle cx="${px(t.goal).split(',')[0]}" cy="${px(t.goal).split(',')[1]}" r="${((t.epsilon / (x1 - x0)) * S).toFixed(1)}" fill="none" stroke="#d62728" stroke-dasharray="3,2"/>` : '';
+  const line = pts.length > 1 ? `<polyline points="${pts.map(px).join(' ')}" fill="none" stroke="#1f77b4" stroke-width="2"/>` : '';
+  const [sx, sy] = px(start).split(',');
+  const [ex, ey] = px(r.finalPosition).split(',');
+  const svg = `<svg width="${S}" height="${S}" xmlns="http://www.w3.org/2000/svg"><image href="${esc(map.file)}" width="${S}" height="${S}"/>${goal}${line}<circle cx="${sx}" cy="${sy}" r="4" fill="#2ca02c"/><circle cx="${ex}" cy="${ey}" r="4" fill="#d62728"/></svg>`;
+  const last = r.actions.slice(-6).map((a) => esc(a.action)).join(' → ');
+  return `<div class="card"><div><b>${esc(r.task)}</b> (${r.difficulty}) · ${esc(r.agent)} · <b>${r.status}</b> · score ${r.score.toFixed(2)} · ${r.steps} steps${r.distanceToGoal !== null ? ` · ${r.distanceToGoal.toFixed(1)} m from the goal` : ''}</div>${svg}<div class="small">${task ? esc(task.instruction).replace(/\n/g, '<br>') : ''}</div><div class="small">answer: ${esc(r.answer ?? '–')}${r.error ? ` · error: ${esc(r.error)}` : ''}</div><div class="small">last actions: ${last}</div></div>`;
+}
+
+/** The report's HTML. */
+export function arenaReportHtml(o: { title: string; meta: Record<string, string>; rows: readonly AgentSummary[]; records: readonly ArenaRecord[]; tasks: ReadonlyMap<string, ArenaTask>; map: ReportMap }): string {
+  const cards = [...o.records].sort((a, b) => a.score - b.score || a.task.localeCompare(b.task) || a.agent.localeCompare(b.agent)).map((r) => episodeCard(r, o.tasks.get(r.task), o.map));
+  const meta = Object.entries(o.meta).map(([k, v]) => `<tr><td>${esc(k)}</td><td>${esc(v)}</td></tr>`).join('');
+  return `<!doctype html><html><head><meta charset="utf-8"><title>${esc(o.title)}</title><style>
+body{font-family:system-ui,sans-serif;margin:24px;color:#222}table{border-collapse:collapse;margin:8px 0 20px}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}td:first-child{text-align:left}
+.card{display:inline-block;vertical-align:top;width:280px;margin:6px;padding:6px;border:1px solid #ddd;font-size:12px}.small{font-size:11px;color:#555;margin-top:3px}</style></head><body>
+<h1>${esc(o.title)}</h1><table>${meta}</table>
+<h2>Score by family (%, 360CityArena Table 2 layout)</h2>${table2(o.rows)}
+<h2>Score by difficulty (%, Figure 4)</h2>${figure4(o.rows)}
+<h2>How episodes ended</h2>${statuses(o.rows)}
+<h2>Episodes (lowest score first)</h2>${cards.join('\n')}
+</body></html>
+`;
+}

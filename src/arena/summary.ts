@@ -1,0 +1,69 @@
+/**
+ * The arena run's summary: mean score (%) per family × agent in 360CityArena's Table 2 layout
+ * (families grouped as Environment Understanding, Path Reasoning, Spatial Reasoning; overall = the
+ * unweighted mean of the families), per difficulty × agent (their Figure 4), and how episodes ended.
+ */
+import type { ArenaRecord } from './run-episode';
+import { CITYARENA_FAMILIES, DIFFICULTIES, type CityArenaFamily, type Difficulty } from './task';
+
+/** Table 2's column groups, in order (paper §3.2 and §5.1). */
+export const FAMILY_GROUPS: { group: string; families: CityArenaFamily[] }[] = [
+  { group: 'Environment Understanding', families: ['localization', 'landmark-language', 'landmark-image'] },
+  { group: 'Path Reasoning', families: ['map-navigation', 'vln'] },
+  { group: 'Spatial Reasoning', families: ['count', 'relational'] },
+];
+
+/** Short column names as the paper prints them. */
+export const FAMILY_LABELS: Record<CityArenaFamily, string> = {
+  localization: 'Loc', 'landmark-language': 'Landmark (Lang)', 'landmark-image': 'Landmark (Img)', 'map-navigation': 'Map Nav', vln: 'VLN', count: 'Obj Count', relational: 'Rel Reason',
+};
+
+/** One agent's row. */
+export interface AgentSummary {
+  agent: string;
+  episodes: number;
+  /** Mean score per family, percent (null: no episode of the family). */
+  families: Record<CityArenaFamily, number | null>;
+  /** Unweighted mean of the families present, percent. */
+  overall: number | null;
+  /** Mean score per difficulty, percent. */
+  difficulties: Record<Difficulty, number | null>;
+  /** Mean score per family × difficulty, percent. */
+  cells: Record<CityArenaFamily, Record<Difficulty, number | null>>;
+  statuses: Record<string, number>;
+  steps: number;
+  tokens: number;
+  parseErrors: number;
+}
+
+const mean = (v: number[]): number | null => (v.length ? Math.round((1000 * v.reduce((a, b) => a + b, 0)) / v.length) / 10 : null);
+
+/** Summarises records per agent (agents in order of first appearance). */
+export function summarise(records: readonly ArenaRecord[]): AgentSummary[] {
+  const agents = [...new Set(records.map((r) => r.agent))];
+  return agents.map((agent) => {
+    const mine = records.filter((r) => r.agent === agent);
+    const score = (f: (r: ArenaRecord) => boolean) => mean(mine.filter(f).map((r) => r.score));
+    const families = Object.fromEntries(CITYARENA_FAMILIES.map((f) => [f, score((r) => r.family === f)])) as AgentSummary['families'];
+    const present = Object.values(families).filter((v): v is number => v !== null);
+    const statuses: Record<string, number> = {};
+    for (const r of mine) statuses[r.status] = (statuses[r.status] ?? 0) + 1;
+    return {
+      agent, episodes: mine.length, families,
+      overall: present.length ? Math.round((10 * present.reduce((a, b) => a + b, 0)) / present.length) / 10 : null,
+      difficulties: Object.fromEntries(DIFFICULTIES.map((d) => [d, score((r) => r.difficulty === d)])) as AgentSummary['difficulties'],
+      cells: Object.fromEntries(CITYARENA_FAMILIES.map((f) => [f, Object.fromEntries(DIFFICULTIES.map((d) => [d, score((r) => r.family === f && r.difficulty === d)]))])) as AgentSummary['cells'],
+      statuses, steps: mine.reduce((a, r) => a + r.steps, 0), tokens: mine.reduce((a, r) => a + r.tokens, 0), parseErrors: mine.reduce((a, r) => a + r.parseErrors, 0),
+    };
+  });
+}
+
+/** The Table 2 view as aligned text (what `npm run arena` prints at the end). */
+export function summaryTable(rows: readonly AgentSummary[]): string {
+  const fams = FAMILY_GROUPS.flatMap((g) => g.families);
+  const head = ['agent', ...fams.map((f) => FAMILY_LABELS[f]), 'overall', 'easy', 'medium', 'hard'];
+  const cell = (v: number | null) => (v === null ? '–' : v.toFixed(1));
+  const body = rows.map((r) => [r.agent, ...fams.map((f) => cell(r.families[f])), cell(r.overall), ...DIFFICULTIES.map((d) => cell(r.difficulties[d]))]);
+  const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
+  return [head, ...body].map((row) => row.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ')).join('\n');
+}

@@ -1,0 +1,136 @@
+/**
+ * The arena's task format (`format: curbside-arena-tasks`, version 1): one JSON file per suite, a
+ * world (seed and size: the procedural city the tasks are set in) and its tasks. Validated with zod;
+ * errors name the file and the field. Written by `npm run arena:tasks`, read by `npm run arena` and
+ * the arena page.
+ *
+ * Frames and units: world frame of the brief (Z up, metres); yaw in radians from +x, counter-clockwise.
+ * Positions and the truth are the evaluator's: an agent never sees them (its observation is a
+ * first-person image, an optional map image and text; see `observation.ts`).
+ *
+ * Families and scoring follow 360CityArena (Watanabe et al. 2026, §3.2 and §3.4;
+ * `../shared/seeds/000_*.txt`): localization → exact_match on a 5×5 grid cell; landmark search by
+ * language and by image, vision-language navigation → coordinate_match (ε = 10 m); map navigation →
+ * coordinate_match (ε = 20 m); object count → mean relative accuracy; relational spatial reasoning →
+ * fuzzy_match.
+ */
+import { z } from 'zod';
+import { UserError } from '../core/user-error';
+
+/** Format tag and version of a task file. */
+export const ARENA_TASKS_FORMAT = 'curbside-arena-tasks';
+export const ARENA_TASKS_VERSION = 1;
+
+/** 360CityArena's seven task families (their ids 1xxx, 2xxx, 3xxx, 5xxx, 7xxx, 8xxx, 4xxx). */
+export const CITYARENA_FAMILIES = ['localization', 'landmark-language', 'landmark-image', 'map-navigation', 'vln', 'relational', 'count'] as const;
+export type CityArenaFamily = (typeof CITYARENA_FAMILIES)[number];
+export const DIFFICULTIES = ['easy', 'medium', 'hard'] as const;
+export type Difficulty = (typeof DIFFICULTIES)[number];
+
+const vec2 = z.tuple([z.number(), z.number()]);
+const vec3 = z.tuple([z.number(), z.number(), z.number()]);
+
+/** What the answer is scored against (the evaluator's only; never shown to an agent). */
+const TruthSchema = z.discriminatedUnion('scoring', [
+  /** A 5×5 grid cell of the task's map, 0-based, x to the right and y downwards (360CityArena's `x:N y:N`). */
+  z.object({ scoring: z.literal('exact_match'), cell: z.object({ x: z.number().int().min(0), y: z.number().int().min(0) }) }),
+  /** The agent's final position must be within `epsilon` metres of `goal` (the answer text is not read). */
+  z.object({ scoring: z.literal('coordinate_match'), goal: vec2, epsilon: z.number().positive() }),
+  /** A name: the canonical one and its aliases (sign text, kind on street, address). */
+  z.object({ scoring: z.literal('fuzzy_match'), name: z.string().min(1), aliases: z.array(z.string()) }),
+  /** A count scored by mean relative accuracy. */
+  z.object({ scoring: z.literal('mra'), count: z.number().int().nonnegative() }),
+]);
+
+/** A map image handed to the agent with the task: a world region, its pixel size and what is drawn on it. */
+const TaskMapSchema = z.object({
+  /** World region shown `[minX, minY, maxX, maxY]`, metres (square). */
+  bounds: z.tuple([z.number(), z.number(), z.number(), z.number()]),
+  sizePx: z.number().int().min(64).max(2048),
+  /** Start (blue) and goal (red) markers, metres (map navigation). */
+  start: vec2.optional(),
+  goal: vec2.optional(),
+  /** Lines of a grid of this many cells per side with their 0-based labels (localization). */
+  grid: z.number().int().min(2).max(10).optional(),
+});
+
+const TaskSchema = z.object({
+  /** Unique in the file: family prefix and number, e.g. `map-navigation-07`. */
+  id: z.string().min(1),
+  family: z.enum(CITYARENA_FAMILIES),
+  difficulty: z.enum(DIFFICULTIES),
+  /** What the agent is told, verbatim. */
+  instruction: z.string().min(1),
+  /** Start: a pedestrian-network node (`world.nav.nodes` index) and the travel direction, towards `towards` (a neighbouring node). */
+  start: z.object({ node: z.number().int().nonnegative(), towards: z.number().int().nonnegative() }),
+  /** Whether the agent's map shows its own position (360CityArena's "current location" map; off for localization). */
+  grantsLocation: z.boolean(),
+  /** The reference map image of the task (grid map, navigation map), or null. */
+  map: TaskMapSchema.nullable(),
+  /** The reference image of the task: a camera pose to render the landmark from (landmark search by image), or null. */
+  referenceView: z.object({ eye: vec3, target: vec3 }).nullable(),
+  truth: TruthSchema,
+  /** Most valid actions before the episode ends as step_limit (360CityArena: 50). */
+  stepLimit: z.number().int().positive(),
+  /** What the task was made from (inventory ids and measured statistics), for audits and `--stats`. */
+  source: z.object({
+    /** Target or anchor landmark (`Landmark.id`), or null. */
+    landmark: z.number().int().nullable(),
+    /** Counted object kind (count), relation (relational). */
+    detail: z.string().nullable(),
+    /** Shortest walk from the start to the goal along the network, metres (navigation and search families). */
+    pathLength: z.number().nullable(),
+    /** Junctions with a choice passed on that walk. */
+    decisionPoints: z.number().int().nullable(),
+    /** Numbered steps of the directions (VLN). */
+    instructionSteps: z.number().int().nullable(),
+  }),
+});
+
+const TaskFileSchema = z.object({
+  format: z.literal(ARENA_TASKS_FORMAT),
+  version: z.literal(ARENA_TASKS_VERSION),
+  /** Suite name, e.g. `cityarena`. */
+  suite: z.string().min(1),
+  /** The procedural world the tasks are set in. */
+  world: z.object({ seed: z.number().int().nonnegative(), size: z.number().min(150).max(2000) }),
+  tasks: z.array(TaskSchema).min(1),
+});
+
+export type ArenaTruth = z.infer<typeof TruthSchema>;
+export type TaskMap = z.infer<typeof TaskMapSchema>;
+export type ArenaTask = z.infer<typeof TaskSchema>;
+export type ArenaTaskFile = z.infer<typeof TaskFileSchema>;
+
+/** Thrown for a task file that does not parse: `source: field: problem`. */
+export class TaskFileError extends UserError {}
+
+/**
+ * Parses a task file's text.
+ *
+ * @throws TaskFileError naming `source` and the first failing field (also for duplicate ids).
+ */
+export function parseTaskFile(source: string, text: string): ArenaTaskFile {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (e) {
+    throw new TaskFileError(`${source}: not valid JSON (${(e as Error).message})`);
+  }
+  const r = TaskFileSchema.safeParse(json);
+  if (!r.success) {
+    const i = r.error.issues[0];
+    throw new TaskFileError(`${source}: ${i.path.length ? i.path.join('.') : '(root)'}: ${i.message}`);
+  }
+  const seen = new Set<string>();
+  r.data.tasks.forEach((t, k) => {
+    if (seen.has(t.id)) throw new TaskFileError(`${source}: tasks.${k}.id: duplicate id '${t.id}'`);
+    seen.add(t.id);
+  });
+  return r.data;
+}
+
+/** The task file's canonical text (2-space JSON and a final newline): what `arena:tasks` writes and the checked-in suites hold. */
+export function taskFileText(file: ArenaTaskFile): string {
+  return `${JSON.stringify(file, null, 2)}\n`;
+}

@@ -1,0 +1,54 @@
+/**
+ * `npm run arena:tasks -- --suite cityarena [--world SEED] [--size M] --out FILE`: generates an arena
+ * task suite deterministically from a world seed (Node only; every task proven solvable by the
+ * oracle) and writes it (`src/arena/task.ts` format).
+ *
+ * `npm run arena:tasks -- --stats [--suite cityarena|FILE] [--json FILE]`: prints, and writes as JSON,
+ * the tasks per family × difficulty and each difficulty statistic beside 360CityArena's.
+ */
+import { readFileSync } from 'node:fs';
+import { Command } from 'commander';
+import { CliError } from '../core/user-error';
+import { cityArenaSuite, CITYARENA_WORLD } from '../arena/generate/suite';
+import { statisticsTable, suiteStatistics } from '../arena/generate/stats';
+import { parseTaskFile, taskFileText } from '../arena/task';
+import { nonNegativeInt, worldSize, writeOutput } from './parse';
+import { runCli } from './run-cli';
+import { resolveArenaSuite } from './arena-suite';
+
+
+const program = new Command('arena:tasks')
+  .description('Generate an arena task suite from a world seed, or print the difficulty statistics of a suite beside 360CityArena\'s.')
+  .option('--suite <NAME|FILE>', 'the suite to generate (cityarena) or, with --stats, a suite name or task file', 'cityarena')
+  .option('--world <SEED>', 'world seed (integer ≥ 0)', nonNegativeInt(0x7fffffff), CITYARENA_WORLD.seed)
+  .option('--size <M>', 'world side length in metres (150–2000)', worldSize, CITYARENA_WORLD.size)
+  .option('--out <FILE>', 'the task file to write (.json)')
+  .option('--stats', 'print the suite\'s tasks per family × difficulty and its statistics beside the paper\'s')
+  .option('--json <FILE>', 'with --stats: also write them as JSON');
+
+runCli(async () => {
+  program.parse();
+  const o = program.opts<{ suite: string; world: number; size: number; out?: string; stats?: boolean; json?: string }>();
+  if (o.stats) {
+    const path = resolveArenaSuite(o.suite);
+    const file = parseTaskFile(path, readFileSync(path, 'utf8'));
+    const stats = suiteStatistics(file);
+    console.log(`${path}: ${file.tasks.length} tasks on world ${file.world.seed} (${file.world.size} m)\n`);
+    console.log(statisticsTable(stats));
+    if (o.json) {
+      if (!o.json.toLowerCase().endsWith('.json')) throw new CliError(`--json ${o.json}: the output must be a .json file`);
+      writeOutput(o.json, `${JSON.stringify(stats, null, 2)}\n`);
+    }
+    return;
+  }
+  if (o.json) throw new CliError('--json: only with --stats (the task file goes to --out)');
+  if (o.suite !== 'cityarena') throw new CliError(`--suite ${o.suite}: the generator makes 'cityarena' (UrbanGround's ladder comes with its own suite)`);
+  if (!o.out) throw new CliError('--out FILE is required to generate a suite (or pass --stats)');
+  if (!o.out.toLowerCase().endsWith('.json')) throw new CliError(`--out ${o.out}: the output must be a .json file`);
+  const t0 = performance.now();
+  const file = await cityArenaSuite(o.world, o.size, (done, total, family) => {
+    if (done % 25 === 0 || done === total) process.stderr.write(`${done}/${total} tasks · ${family}\n`);
+  });
+  writeOutput(o.out, taskFileText(file));
+  console.log(`${o.out}: ${file.tasks.length} tasks on world ${o.world} (${o.size} m), each solved by the oracle (${((performance.now() - t0) / 1000).toFixed(1)} s)`);
+});

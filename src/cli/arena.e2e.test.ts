@@ -1,0 +1,71 @@
+/**
+ * End to end, as a user runs it: `npm run arena` on two families of the checked-in suite writes a
+ * record per episode, a summary and a report; a rerun resumes (nothing to run, same records); a
+ * record cut off mid-write (kill -9) is dropped and its episode run again with the same result;
+ * `arena:tasks --stats --json` writes the per-family counts beside the paper's statistics.
+ */
+import { spawnSync } from 'node:child_process';
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const dir = mkdtempSync(join(tmpdir(), 'curbside-arena-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function run(tool: string, args: string[]) {
+  return spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli', tool), ...args], { cwd: ROOT, encoding: 'utf8', timeout: 240_000 });
+}
+
+describe('npm run arena', () => {
+  const out = join(dir, 'run');
+  const args = ['--suite', 'cityarena', '--agent', 'oracle', 'random', '--family', 'map-navigation', 'relational', '--out', out];
+
+  it('writes records, summary and report, and resumes', { timeout: 300_000 }, () => {
+    const r = run('arena.ts', args);
+    expect(r.status, r.stderr).toBe(0);
+    const log = join(out, 'episodes.jsonl');
+    const lines = readFileSync(log, 'utf8').trim().split('\n');
+    expect(lines).toHaveLength(100);
+    const recs = lines.map((l) => JSON.parse(l));
+    for (const rec of recs) {
+      expect(Object.keys(rec)).toEqual(expect.arrayContaining(['task', 'family', 'difficulty', 'agent', 'status', 'score', 'actions', 'answer', 'run']));
+      expect(rec.score).toBeGreaterThanOrEqual(0);
+      expect(rec.score).toBeLessThanOrEqual(1);
+    }
+    expect(recs.filter((x) => x.agent === 'oracle').every((x) => x.score === 1 && x.status === 'answered')).toBe(true);
+    const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8'));
+    expect(summary.rows.map((x: { agent: string }) => x.agent)).toEqual(['oracle', 'random']);
+    expect(summary.rows[0].families['map-navigation']).toBe(100);
+    expect(summary.suiteHash).toMatch(/^[0-9a-f]{16}$/);
+    const html = readFileSync(join(out, 'report.html'), 'utf8');
+    expect(html).toContain('Table 2');
+    expect(html).toContain('<svg');
+    expect(existsSync(join(out, 'map.png'))).toBe(true);
+    expect(r.stdout).toMatch(/oracle\s+–\s+–\s+–\s+100\.0/);
+
+    const again = run('arena.ts', args);
+    expect(again.status, again.stderr).toBe(0);
+    expect(again.stderr).toMatch(/, 0 to run,/);
+    expect(readFileSync(log, 'utf8').trim().split('\n')).toEqual(lines);
+
+    // kill -9 mid-write: the last record is cut off; the rerun drops it and runs that episode again.
+    writeFileSync(log, `${lines.slice(0, 99).join('\n')}\n`);
+    appendFileSync(log, lines[99].slice(0, 40));
+    const resumed = run('arena.ts', args);
+    expect(resumed.status, resumed.stderr).toBe(0);
+    expect(resumed.stderr).toMatch(/, 1 to run,/);
+    expect(readFileSync(log, 'utf8').trim().split('\n')).toEqual(lines);
+  });
+
+  it('arena:tasks --stats --json writes counts and statistics beside the paper\'s', { timeout: 120_000 }, () => {
+    const json = join(dir, 'stats.json');
+    const r = run('arena-tasks.ts', ['--stats', '--json', json]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/map-navigation: path length, m\s+\d+\.\d \/ 124\.0/);
+    const s = JSON.parse(readFileSync(json, 'utf8'));
+    expect(s.counts.vln).toEqual({ easy: 9, medium: 8, hard: 8 });
+    expect(s.statistics.find((x: { family: string; measure: string }) => x.family === 'count' && x.measure === 'true count').paper).toEqual({ easy: 3.5, medium: 4.6, hard: 9 });
+  });
+});

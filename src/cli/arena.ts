@@ -1,0 +1,123 @@
+/**
+ * `npm run arena -- --suite cityarena|FILE --agent A… [--seeds N] [--family F…] [--shard i/n|auto
+ * [--shards N]] [--out DIR] [--fresh]`: runs agents on an arena task suite (src/arena). Records go to
+ * DIR/episodes.jsonl as each episode ends (a rerun with the same DIR resumes; kill -9 loses at most
+ * the episode in flight), then DIR/summary.json (per agent: family and difficulty scores, statuses,
+ * run metadata) and DIR/report.html (with DIR/map.png). Prints a progress line and the Table 2 view.
+ */
+import { createHash } from 'node:crypto';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { Command } from 'commander';
+import { PNG } from 'pngjs';
+import { deriveSeed } from '../core/random';
+import { CliError } from '../core/user-error';
+import { generateWorld } from '../world/world';
+import { renderWorldMap } from '../world/map-render';
+import { OracleAgent } from '../arena/agents/oracle';
+import { RandomAgent } from '../arena/agents/random';
+import type { ArenaAgent } from '../arena/agent';
+import { taskWorld } from '../arena/generate/context';
+import { runArenaEpisode, type ArenaRecord } from '../arena/run-episode';
+import { arenaReportHtml } from '../arena/report-html';
+import { summarise, summaryTable } from '../arena/summary';
+import { CITYARENA_FAMILIES, parseTaskFile } from '../arena/task';
+import { appendResult, parseShard, readResults, shardFromEnvironment } from '../bench/results-log';
+import { BenchProgress } from '../bench/progress';
+import { drawMapLabels } from './map-labels';
+import { positiveInt } from './parse';
+import { resolveArenaSuite } from './arena-suite';
+import { runCli } from './run-cli';
+
+/** Agents `--agent` accepts. */
+export const ARENA_AGENTS = ['oracle', 'random'] as const;
+
+/** A record as the run log holds it: the episode's and its run index. */
+type RunRecord = ArenaRecord & { run: number };
+const keyOf = (r: { task: string; agent: string; run: number }) => `${r.task}|${r.agent}|${r.run}`;
+
+/** The agent of an `--agent` value for one episode. */
+function makeAgent(name: string, seed: number, names: readonly string[]): ArenaAgent {
+  if (name === 'oracle') return new OracleAgent();
+  if (name === 'random') return new RandomAgent(seed, names);
+  throw new CliError(`--agent ${name}: unknown agent (expected one of ${ARENA_AGENTS.join(', ')})`);
+}
+
+function gitCommit(): string {
+  try {
+    return execFileSync('git', ['rev-parse', 'HEAD'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  } catch {
+    return 'unknown';
+  }
+}
+
+const program = new Command('arena')
+  .description('Run agents on an arena task suite (360CityArena families); resumable and shardable like the bench.')
+  .option('--suite <NAME|FILE>', 'a checked-in suite (cityarena) or a task file', 'cityarena')
+  .option('--agent <A...>', `agents: ${ARENA_AGENTS.join(', ')}`, ['oracle'])
+  .option('--seeds <N>', 'runs per task and agent (seeded: random agents differ per run)', positiveInt(1000), 1)
+  .option('--family <F...>', `only these families (${CITYARENA_FAMILIES.join(', ')})`)
+  .option('--shard <i/n|auto>', 'run only shard i of n; auto: from a Slurm job array or a Kubernetes Indexed Job')
+  .option('--shards <n>', 'with --shard auto: the shard count', positiveInt(100_000))
+  .option('--out <DIR>', 'output directory (default out/arena/SUITE[-shardIofN])')
+  .option('--fresh', 'discard earlier results in the output directory instead of resuming');
+
+runCli(async () => {
+  program.parse();
+  const o = program.opts<{ suite: string; agent: string[]; seeds: number; family?: string[]; shard?: string; shards?: number; out?: string; fresh?: boolean }>();
+  for (const a of o.agent) if (!(ARENA_AGENTS as readonly string[]).includes(a)) throw new CliError(`--agent ${a}: unknown agent (expected one of ${ARENA_AGENTS.join(', ')})`);
+  for (const f of o.family ?? []) if (!(CITYARENA_FAMILIES as readonly string[]).includes(f)) throw new CliError(`--family ${f}: unknown family (expected one of ${CITYARENA_FAMILIES.join(', ')})`);
+  const shard = o.shard === 'auto' ? shardFromEnvironment(process.env, o.shards) : o.shard ? parseShard(o.shard) : { index: 1, count: 1 };
+  const suitePath = resolveArenaSuite(o.suite);
+  const suiteText = readFileSync(suitePath, 'utf8');
+  const file = parseTaskFile(suitePath, suiteText);
+  const suiteName = file.suite;
+  const outDir = resolve(o.out ?? join('out/arena', `${suiteName}${shard.count > 1 ? `-shard${shard.index}of${shard.count}` : ''}`));
+  const log = join(outDir, 'episodes.jsonl');
+  if (o.fresh) rmSync(log, { force: true });
+  // Keep only whole records (a run killed while writing leaves a partial last line).
+  const previous = readResults<RunRecord>(log);
+  if (existsSync(log)) writeFileSync(log, previous.map((r) => `${JSON.stringify(r)}\n`).join(''));
+  const done = new Set(previous.map(keyOf));
+
+  const tasks = file.tasks.filter((t) => !o.family || o.family.includes(t.family));
+  const jobs = o.agent.flatMap((agent) => tasks.flatMap((task) => Array.from({ length: o.seeds }, (_, run) => ({ task, agent, run }))));
+  const mine = jobs.filter((_, k) => k % shard.count === shard.index - 1);
+  const todo = mine.filter((j) => !done.has(keyOf({ task: j.task.id, agent: j.agent, run: j.run })));
+  console.error(`${suitePath}: ${tasks.length} tasks × ${o.agent.length} agents × ${o.seeds} runs = ${jobs.length} episodes${shard.count > 1 ? `, shard ${shard.index}/${shard.count}: ${mine.length}` : ''}, ${todo.length} to run, records in ${log}`);
+
+  const t0 = performance.now();
+  const w = taskWorld(generateWorld({ seed: file.world.seed, size: file.world.size }));
+  const progress = new BenchProgress(todo.length, mine.length - todo.length);
+  for (const j of todo) {
+    const seed = deriveSeed(file.world.seed, `${j.task.id}#${j.run}`);
+    const record = await runArenaEpisode(w.world, j.task, makeAgent(j.agent, seed, w.names), w.names, seed);
+    appendResult<RunRecord>(log, { ...record, run: j.run });
+    progress.episode(record.score >= 1, `${j.agent} ${j.task.id} ${record.status}`);
+  }
+  progress.finish();
+  const seconds = (performance.now() - t0) / 1000;
+
+  const mineKeys = new Set(mine.map((j) => keyOf({ task: j.task.id, agent: j.agent, run: j.run })));
+  const records = readResults<RunRecord>(log).filter((r) => mineKeys.has(keyOf(r)));
+  const rows = summarise(records);
+  const meta = {
+    suite: suiteName, suiteFile: suitePath, suiteHash: createHash('sha256').update(suiteText).digest('hex').slice(0, 16), commit: gitCommit(),
+    world: `${file.world.seed} (${file.world.size} m)`, agents: o.agent.join(', '), seeds: String(o.seeds), shard: `${shard.index}/${shard.count}`,
+    date: new Date().toISOString().slice(0, 10),
+  };
+  writeFileSync(join(outDir, 'summary.json'), `${JSON.stringify({ ...meta, episodes: records.length, seconds: Math.round(seconds * 10) / 10, rows }, null, 2)}\n`);
+  const sizePx = 640;
+  const img = renderWorldMap(w.world, { widthPx: sizePx, heightPx: sizePx });
+  drawMapLabels(img, w.inventory);
+  const png = new PNG({ width: img.width, height: img.height });
+  png.data.set(img.data);
+  writeFileSync(join(outDir, 'map.png'), PNG.sync.write(png));
+  const b = w.world.bounds;
+  writeFileSync(join(outDir, 'report.html'), arenaReportHtml({
+    title: `Curbside arena: ${suiteName}`, meta, rows, records, tasks: new Map(file.tasks.map((t) => [t.id, t])), map: { file: 'map.png', sizePx, bounds: [b[0], b[1], b[2], b[3]] },
+  }));
+  console.log(summaryTable(rows));
+  console.log(`\n${records.length} episodes in ${log} (${seconds.toFixed(1)} s this run); ${join(outDir, 'report.html')}`);
+});
