@@ -5,7 +5,7 @@
  * (`needsImages`), so privileged and blind agents run without a renderer.
  */
 import type { ArenaAction } from './actions';
-import type { ArenaObservation } from './episode';
+import type { ArenaObservation, EpisodeOutcome } from './episode';
 import type { ArenaTask } from './task';
 import type { WalkerState } from './walker';
 import type { World } from '../world/world';
@@ -50,4 +50,6 @@ export interface ArenaAgent {
   begin(brief: { taskId: string; family: string; instruction: string }, privileged: PrivilegedView): void | Promise<void>;
   /** One action for the observation (and the images when `needsImages`). Throws when the agent fails (the episode ends as agent_error). */
   act(obs: ArenaObservation, images: ObservationImages | null): Promise<AgentTurn>;
+  /** Told how the episode ended (optional: the remote agent passes it on). */
+  end?(taskId: string, outcome: EpisodeOutcome): void;
 }

@@ -2,7 +2,8 @@
  * `DIR/report.html` of an arena run: 360CityArena's Table 2 (family × agent, grouped), its Figure 4
  * (score by difficulty, per family and agent, as bars), how episodes ended, and every episode's walk
  * drawn over the world map (`map.png` beside the report; start green, end red, the goal ringed with
- * its radius), failures first. Self-contained HTML (inline SVG), no scripts.
+ * its radius) with, for failures of agents that see, their last first-person view (`frames/`);
+ * lowest scores first. HTML with inline SVG, no scripts.
  */
 import type { ArenaRecord } from './run-episode';
 import { FAMILY_GROUPS, FAMILY_LABELS, type AgentSummary } from './summary';
@@ -61,7 +62,7 @@ function statuses(rows: readonly AgentSummary[]): string {
 }
 
 /** One episode's card: its walk over the map and what happened. */
-function episodeCard(r: ArenaRecord, task: ArenaTask | undefined, map: ReportMap): string {
+function episodeCard(r: ArenaRecord, task: ArenaTask | undefined, map: ReportMap, frame: string | null): string {
   const [x0, y0, x1, y1] = map.bounds;
   const S = 260;
   const px = (p: readonly number[]) => `${(((p[0] - x0) / (x1 - x0)) * S).toFixed(1)},${(((y1 - p[1]) / (y1 - y0)) * S).toFixed(1)}`;
@@ -74,12 +75,17 @@ function episodeCard(r: ArenaRecord, task: ArenaTask | undefined, map: ReportMap
   const [ex, ey] = px(r.finalPosition).split(',');
   const svg = `<svg width="${S}" height="${S}" xmlns="http://www.w3.org/2000/svg"><image href="${esc(map.file)}" width="${S}" height="${S}"/>${goal}${line}<circle cx="${sx}" cy="${sy}" r="4" fill="#2ca02c"/><circle cx="${ex}" cy="${ey}" r="4" fill="#d62728"/></svg>`;
   const last = r.actions.slice(-6).map((a) => esc(a.action)).join(' → ');
-  return `<div class="card"><div><b>${esc(r.task)}</b> (${r.difficulty}) · ${esc(r.agent)} · <b>${r.status}</b> · score ${r.score.toFixed(2)} · ${r.steps} steps${r.distanceToGoal !== null ? ` · ${r.distanceToGoal.toFixed(1)} m from the goal` : ''}</div>${svg}<div class="small">${task ? esc(task.instruction).replace(/\n/g, '<br>') : ''}</div><div class="small">answer: ${esc(r.answer ?? '–')}${r.error ? ` · error: ${esc(r.error)}` : ''}</div><div class="small">last actions: ${last}</div></div>`;
+  const view = frame ? `<img src="${esc(frame)}" width="${S}" alt="the agent's last view">` : '';
+  return `<div class="card"><div><b>${esc(r.task)}</b> (${r.difficulty}) · ${esc(r.agent)} · <b>${r.status}</b> · score ${r.score.toFixed(2)} · ${r.steps} steps${r.distanceToGoal !== null ? ` · ${r.distanceToGoal.toFixed(1)} m from the goal` : ''}</div>${svg}${view}<div class="small">${task ? esc(task.instruction).replace(/\n/g, '<br>') : ''}</div><div class="small">answer: ${esc(r.answer ?? '–')}${r.error ? ` · error: ${esc(r.error)}` : ''}</div><div class="small">last actions: ${last}</div></div>`;
 }
 
 /** The report's HTML. */
-export function arenaReportHtml(o: { title: string; meta: Record<string, string>; rows: readonly AgentSummary[]; records: readonly ArenaRecord[]; tasks: ReadonlyMap<string, ArenaTask>; map: ReportMap }): string {
-  const cards = [...o.records].sort((a, b) => a.score - b.score || a.task.localeCompare(b.task) || a.agent.localeCompare(b.agent)).map((r) => episodeCard(r, o.tasks.get(r.task), o.map));
+export function arenaReportHtml(o: {
+  title: string; meta: Record<string, string>; rows: readonly AgentSummary[]; records: readonly ArenaRecord[]; tasks: ReadonlyMap<string, ArenaTask>; map: ReportMap;
+  /** The path, relative to the report, of an episode's last first-person view (failures of seeing agents), or null. */
+  frame?: (r: ArenaRecord) => string | null;
+}): string {
+  const cards = [...o.records].sort((a, b) => a.score - b.score || a.task.localeCompare(b.task) || a.agent.localeCompare(b.agent)).map((r) => episodeCard(r, o.tasks.get(r.task), o.map, o.frame?.(r) ?? null));
   const meta = Object.entries(o.meta).map(([k, v]) => `<tr><td>${esc(k)}</td><td>${esc(v)}</td></tr>`).join('');
   return `<!doctype html><html><head><meta charset="utf-8"><title>${esc(o.title)}</title><style>
 body{font-family:system-ui,sans-serif;margin:24px;color:#222}table{border-collapse:collapse;margin:8px 0 20px}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}td:first-child{text-align:left}

@@ -75,6 +75,11 @@ export async function runArenaEpisode(world: World, task: ArenaTask, agent: Aren
       outcome = ep.fail('agent_error', (e as Error).message);
     }
   }
+  try {
+    agent.end?.(task.id, outcome);
+  } catch {
+    // The agent went away after its episode: the record stands.
+  }
   return {
     task: task.id, family: task.family, difficulty: task.difficulty, agent: agent.name, seed, ...outcome, actions: ep.steps,
     tokens, latencyMs: Math.round(latencyMs), parseErrors,

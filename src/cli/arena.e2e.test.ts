@@ -2,9 +2,14 @@
  * End to end, as a user runs it: `npm run arena` on two families of the checked-in suite writes a
  * record per episode, a summary and a report; a rerun resumes (nothing to run, same records); a
  * record cut off mid-write (kill -9) is dropped and its episode run again with the same result;
- * `arena:tasks --stats --json` writes the per-family counts beside the paper's statistics.
+ * `arena:tasks --stats --json` writes the per-family counts beside the paper's statistics. A seeing
+ * agent (`openai:MODEL` against a local stub endpoint) gets a rendered first-person PNG, the
+ * current-location map and the task's reference image, and its failure's last view lands in frames/.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { PNG } from 'pngjs';
 import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -67,5 +72,46 @@ describe('npm run arena', () => {
     const s = JSON.parse(readFileSync(json, 'utf8'));
     expect(s.counts.vln).toEqual({ easy: 9, medium: 8, hard: 8 });
     expect(s.statistics.find((x: { family: string; measure: string }) => x.family === 'count' && x.measure === 'true count').paper).toEqual({ easy: 3.5, medium: 4.6, hard: 9 });
+  });
+});
+
+describe('npm run arena with a seeing agent', () => {
+  it('sends the rendered view, the location map and the reference image to an OpenAI-compatible endpoint', { timeout: 300_000 }, async () => {
+    const suite = JSON.parse(readFileSync(join(ROOT, 'scenes/arena/cityarena.json'), 'utf8'));
+    suite.tasks = [suite.tasks.find((t: { family: string }) => t.family === 'landmark-image')];
+    const suitePath = join(dir, 'one-task.json');
+    writeFileSync(suitePath, JSON.stringify(suite));
+    const bodies: { messages: { role: string; content: string | { type: string; text?: string; image_url?: { url: string } }[] }[] }[] = [];
+    const server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (d) => { body += d; });
+      req.on('end', () => {
+        bodies.push(JSON.parse(body));
+        const reply = bodies.length === 1 ? { action: 'D', answer: 'SMALL', thought: 'look right', memory: '' } : { action: 'ANSWER', answer: 'here', thought: 'done', memory: '' };
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ id: 'x', object: 'chat.completion', created: 0, model: 'stub', choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: JSON.stringify(reply) } }], usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } }));
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    const port = (server.address() as AddressInfo).port;
+    const out = join(dir, 'seeing');
+    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/arena.ts'), '--suite', suitePath, '--agent', 'openai:stub', '--api-base', `http://127.0.0.1:${port}/v1`, '--width', '160', '--height', '120', '--out', out], { cwd: ROOT });
+    let stderr = '';
+    child.stderr.on('data', (d) => { stderr += d; });
+    const code = await new Promise<number | null>((r) => child.on('exit', r));
+    server.close();
+    expect(code, stderr).toBe(0);
+    expect(bodies).toHaveLength(2);
+    const parts = bodies[0].messages.at(-1)!.content as { type: string; text?: string; image_url?: { url: string } }[];
+    const images = parts.filter((p) => p.type === 'image_url').map((p) => PNG.sync.read(Buffer.from(p.image_url!.url.replace(/^data:image\/png;base64,/, ''), 'base64')));
+    expect(images.map((i) => [i.width, i.height])).toEqual([[160, 120], [640, 640], [160, 120]]);
+    const distinct = new Set<number>();
+    for (let i = 0; i < images[0].data.length; i += 4) distinct.add((images[0].data[i] << 16) | (images[0].data[i + 1] << 8) | images[0].data[i + 2]);
+    expect(distinct.size).toBeGreaterThan(50);
+    const rec = JSON.parse(readFileSync(join(out, 'episodes.jsonl'), 'utf8').trim());
+    expect([rec.agent, rec.status, rec.tokens, rec.actions.map((a: { action: string }) => a.action)]).toEqual(['openai:stub', 'answered', 30, ['D SMALL', 'ANSWER here']]);
+    if (rec.score < 1) expect(existsSync(join(out, 'frames', `openai_stub__${rec.task}__0.png`))).toBe(true);
+    const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8'));
+    expect(summary.promptHash).toMatch(/^[0-9a-f]{16}$/);
   });
 });

@@ -1,13 +1,16 @@
 /**
  * `npm run arena -- --suite cityarena|FILE --agent A… [--seeds N] [--family F…] [--shard i/n|auto
- * [--shards N]] [--out DIR] [--fresh]`: runs agents on an arena task suite (src/arena). Records go to
- * DIR/episodes.jsonl as each episode ends (a rerun with the same DIR resumes; kill -9 loses at most
- * the episode in flight), then DIR/summary.json (per agent: family and difficulty scores, statuses,
- * run metadata) and DIR/report.html (with DIR/map.png). Prints a progress line and the Table 2 view.
+ * [--shards N]] [--out DIR] [--fresh] [--api-base URL] [--width W --height H --fov DEG] [--gpu]`: runs
+ * agents on an arena task suite (src/arena). Agents that see (openai:MODEL, remote) get their images
+ * from the headless page (arena-render.ts), started only for them. Records go to DIR/episodes.jsonl
+ * as each episode ends (a rerun with the same DIR resumes; kill -9 loses at most the episode in
+ * flight), then DIR/summary.json (per agent: family and difficulty scores, statuses, run metadata)
+ * and DIR/report.html (with DIR/map.png, and DIR/frames/ holding the last view of every failed
+ * episode of a seeing agent). Prints a progress line and the Table 2 view.
  */
 import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Command } from 'commander';
 import { PNG } from 'pngjs';
@@ -17,6 +20,10 @@ import { generateWorld } from '../world/world';
 import { renderWorldMap } from '../world/map-render';
 import { OracleAgent } from '../arena/agents/oracle';
 import { RandomAgent } from '../arena/agents/random';
+import { OpenAiAgent } from '../arena/agents/openai';
+import { promptHash } from '../arena/agents/prompts';
+import { RemoteArenaServer } from '../arena/agents/remote';
+import type { ArenaEpisode } from '../arena/episode';
 import type { ArenaAgent } from '../arena/agent';
 import { taskWorld } from '../arena/generate/context';
 import { runArenaEpisode, type ArenaRecord } from '../arena/run-episode';
@@ -26,22 +33,43 @@ import { CITYARENA_FAMILIES, parseTaskFile } from '../arena/task';
 import { appendResult, parseShard, readResults, shardFromEnvironment } from '../bench/results-log';
 import { BenchProgress } from '../bench/progress';
 import { drawMapLabels } from './map-labels';
-import { positiveInt } from './parse';
+import { numberBetween, positiveInt } from './parse';
+import { ArenaImageRenderer } from './arena-render';
+import { withHarness, type Harness } from '../tools/browser-harness';
 import { resolveArenaSuite } from './arena-suite';
 import { runCli } from './run-cli';
 
-/** Agents `--agent` accepts. */
-export const ARENA_AGENTS = ['oracle', 'random'] as const;
+/** Agents `--agent` accepts (`openai:MODEL` names any model of an OpenAI-compatible endpoint). */
+export const ARENA_AGENTS = ['oracle', 'random', 'openai:MODEL', 'remote'] as const;
 
 /** A record as the run log holds it: the episode's and its run index. */
 type RunRecord = ArenaRecord & { run: number };
 const keyOf = (r: { task: string; agent: string; run: number }) => `${r.task}|${r.agent}|${r.run}`;
 
+/** Whether an `--agent` value names a known agent. */
+function knownAgent(name: string): boolean {
+  return name === 'oracle' || name === 'random' || name === 'remote' || /^openai:[^\s]+$/.test(name);
+}
+
+/** What the agents of a run share: the endpoint of openai agents, the remote server. */
+interface AgentContext {
+  apiBase?: string;
+  apiKey?: string;
+  remote?: RemoteArenaServer;
+}
+
 /** The agent of an `--agent` value for one episode. */
-function makeAgent(name: string, seed: number, names: readonly string[]): ArenaAgent {
+function makeAgent(name: string, seed: number, names: readonly string[], ctx: AgentContext): ArenaAgent {
   if (name === 'oracle') return new OracleAgent();
   if (name === 'random') return new RandomAgent(seed, names);
+  if (name === 'remote' && ctx.remote) return ctx.remote;
+  if (name.startsWith('openai:')) return new OpenAiAgent({ model: name.slice('openai:'.length), apiBase: ctx.apiBase, apiKey: ctx.apiKey });
   throw new CliError(`--agent ${name}: unknown agent (expected one of ${ARENA_AGENTS.join(', ')})`);
+}
+
+/** File name of a failed episode's last view in DIR/frames/. */
+function frameName(r: { agent: string; task: string; run: number }): string {
+  return `${r.agent}__${r.task}__${r.run}.png`.replace(/[^A-Za-z0-9._-]/g, '_');
 }
 
 function gitCommit(): string {
@@ -61,12 +89,30 @@ const program = new Command('arena')
   .option('--shard <i/n|auto>', 'run only shard i of n; auto: from a Slurm job array or a Kubernetes Indexed Job')
   .option('--shards <n>', 'with --shard auto: the shard count', positiveInt(100_000))
   .option('--out <DIR>', 'output directory (default out/arena/SUITE[-shardIofN])')
-  .option('--fresh', 'discard earlier results in the output directory instead of resuming');
+  .option('--fresh', 'discard earlier results in the output directory instead of resuming')
+  .option('--api-base <URL>', 'openai agents: the OpenAI-compatible endpoint (key from OPENAI_API_KEY)', 'https://api.openai.com/v1')
+  .option('--remote-host <HOST>', 'remote agent: interface to listen on', '127.0.0.1')
+  .option('--remote-port <PORT>', 'remote agent: port (0: any free one)', numberBetween(0, 65535), 0)
+  .option('--remote-token <T>', 'remote agent: session token (default: random, printed)')
+  .option('--remote-wait <S>', 'remote agent: seconds to wait for it to connect', numberBetween(1, 86_400), 300)
+  .option('--width <W>', 'first-person image width, pixels', positiveInt(4096), 640)
+  .option('--height <H>', 'first-person image height, pixels', positiveInt(4096), 480)
+  .option('--fov <DEG>', 'first-person vertical field of view, degrees', numberBetween(10, 150), 60)
+  .option('--headed', 'show the browser window (seeing agents)')
+  .option('--gpu', "render with the machine's GPU instead of SwiftShader");
 
 runCli(async () => {
   program.parse();
-  const o = program.opts<{ suite: string; agent: string[]; seeds: number; family?: string[]; shard?: string; shards?: number; out?: string; fresh?: boolean }>();
-  for (const a of o.agent) if (!(ARENA_AGENTS as readonly string[]).includes(a)) throw new CliError(`--agent ${a}: unknown agent (expected one of ${ARENA_AGENTS.join(', ')})`);
+  const o = program.opts<{
+    suite: string; agent: string[]; seeds: number; family?: string[]; shard?: string; shards?: number; out?: string; fresh?: boolean; apiBase: string;
+    remoteHost: string; remotePort: number; remoteToken?: string; remoteWait: number; width: number; height: number; fov: number; headed?: boolean; gpu?: boolean;
+  }>();
+  for (const a of o.agent) if (!knownAgent(a)) throw new CliError(`--agent ${a}: unknown agent (expected one of ${ARENA_AGENTS.join(', ')})`);
+  try {
+    if (!/^https?:$/.test(new URL(o.apiBase).protocol)) throw new Error();
+  } catch {
+    throw new CliError(`--api-base ${o.apiBase}: expected an http(s) URL such as http://127.0.0.1:8000/v1`);
+  }
   for (const f of o.family ?? []) if (!(CITYARENA_FAMILIES as readonly string[]).includes(f)) throw new CliError(`--family ${f}: unknown family (expected one of ${CITYARENA_FAMILIES.join(', ')})`);
   const shard = o.shard === 'auto' ? shardFromEnvironment(process.env, o.shards) : o.shard ? parseShard(o.shard) : { index: 1, count: 1 };
   const suitePath = resolveArenaSuite(o.suite);
@@ -90,12 +136,43 @@ runCli(async () => {
   const t0 = performance.now();
   const w = taskWorld(generateWorld({ seed: file.world.seed, size: file.world.size }));
   const progress = new BenchProgress(todo.length, mine.length - todo.length);
-  for (const j of todo) {
-    const seed = deriveSeed(file.world.seed, `${j.task.id}#${j.run}`);
-    const record = await runArenaEpisode(w.world, j.task, makeAgent(j.agent, seed, w.names), w.names, seed);
-    appendResult<RunRecord>(log, { ...record, run: j.run });
-    progress.episode(record.score >= 1, `${j.agent} ${j.task.id} ${record.status}`);
-  }
+  const seeing = todo.some((j) => j.agent === 'remote' || j.agent.startsWith('openai:'));
+  const ctx: AgentContext = { apiBase: o.apiBase, apiKey: process.env.OPENAI_API_KEY };
+  const framesDir = join(outDir, 'frames');
+  const runAll = async (h: Harness | null) => {
+    const renderer = h ? new ArenaImageRenderer(h, w.world, w.inventory, { width: o.width, height: o.height, fovYDeg: o.fov }) : null;
+    let lastView: Uint8Array | null = null;
+    const render = renderer
+      ? async (ep: ArenaEpisode) => {
+          const images = await renderer.render(ep);
+          lastView = images.view;
+          return images;
+        }
+      : undefined;
+    try {
+      if (todo.some((j) => j.agent === 'remote')) {
+        ctx.remote = await RemoteArenaServer.start({ host: o.remoteHost, port: o.remotePort, token: o.remoteToken });
+        console.error(`remote agent: connect to ${ctx.remote.url} with the session token ${ctx.remote.token} (waiting up to ${o.remoteWait} s)`);
+        await ctx.remote.waitForAgent(o.remoteWait * 1000);
+      }
+      for (const j of todo) {
+        const seed = deriveSeed(file.world.seed, `${j.task.id}#${j.run}`);
+        lastView = null;
+        const record = await runArenaEpisode(w.world, j.task, makeAgent(j.agent, seed, w.names, ctx), w.names, seed, render);
+        if (record.score < 1 && lastView) {
+          mkdirSync(framesDir, { recursive: true });
+          writeFileSync(join(framesDir, frameName({ ...record, run: j.run })), lastView);
+        }
+        appendResult<RunRecord>(log, { ...record, run: j.run });
+        progress.episode(record.score >= 1, `${j.agent} ${j.task.id} ${record.status}`);
+      }
+    } finally {
+      await ctx.remote?.close();
+      await renderer?.close();
+    }
+  };
+  if (seeing) await withHarness({ headed: o.headed, hardwareGpu: o.gpu }, runAll);
+  else await runAll(null);
   progress.finish();
   const seconds = (performance.now() - t0) / 1000;
 
@@ -106,6 +183,8 @@ runCli(async () => {
     suite: suiteName, suiteFile: suitePath, suiteHash: createHash('sha256').update(suiteText).digest('hex').slice(0, 16), commit: gitCommit(),
     world: `${file.world.seed} (${file.world.size} m)`, agents: o.agent.join(', '), seeds: String(o.seeds), shard: `${shard.index}/${shard.count}`,
     date: new Date().toISOString().slice(0, 10),
+    ...(o.agent.some((a) => a.startsWith('openai:')) ? { apiBase: o.apiBase, promptHash: promptHash() } : {}),
+    ...(seeing ? { camera: `${o.width}×${o.height}, ${o.fov}° vertical` } : {}),
   };
   writeFileSync(join(outDir, 'summary.json'), `${JSON.stringify({ ...meta, episodes: records.length, seconds: Math.round(seconds * 10) / 10, rows }, null, 2)}\n`);
   const sizePx = 640;
@@ -117,6 +196,7 @@ runCli(async () => {
   const b = w.world.bounds;
   writeFileSync(join(outDir, 'report.html'), arenaReportHtml({
     title: `Curbside arena: ${suiteName}`, meta, rows, records, tasks: new Map(file.tasks.map((t) => [t.id, t])), map: { file: 'map.png', sizePx, bounds: [b[0], b[1], b[2], b[3]] },
+    frame: (r) => (existsSync(join(framesDir, frameName(r as RunRecord))) ? `frames/${frameName(r as RunRecord)}` : null),
   }));
   console.log(summaryTable(rows));
   console.log(`\n${records.length} episodes in ${log} (${seconds.toFixed(1)} s this run); ${join(outDir, 'report.html')}`);

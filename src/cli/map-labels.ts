@@ -11,13 +11,15 @@ import { layoutMapLabels, type LabelCanvas } from '../world/map-labels';
 
 export { STOREFRONT_LABEL_MPP } from '../world/map-labels';
 
-const FAMILY = 'DejaVu Sans';
+/** The font family the labels (and the arena's map grid) are drawn in. */
+export const LABEL_FONT_FAMILY = 'DejaVu Sans';
 let fontLoaded = false;
 
-function loadFont(): void {
+/** Registers DejaVu Sans with pureimage (once). */
+export function registerLabelFont(): void {
   if (fontLoaded) return;
   const dir = join(createRequire(import.meta.url).resolve('dejavu-fonts-ttf/package.json'), '..', 'ttf');
-  PImage.registerFont(join(dir, 'DejaVuSans.ttf'), FAMILY).loadSync();
+  PImage.registerFont(join(dir, 'DejaVuSans.ttf'), LABEL_FONT_FAMILY).loadSync();
   fontLoaded = true;
 }
 
@@ -28,10 +30,10 @@ function loadFont(): void {
  * @returns how many labels of each kind were placed.
  */
 export function drawMapLabels(img: MapImage, inv: WorldInventory, fontPx = Math.max(9, Math.min(16, Math.round(img.width / 50)))): { streets: number; busStops: number; storefronts: number } {
-  loadFont();
+  registerLabelFont();
   const bmp = PImage.make(img.width, img.height);
   bmp.data.set(img.data);
-  const counts = layoutMapLabels(bmp.getContext('2d') as unknown as LabelCanvas, img, inv, `'${FAMILY}'`, fontPx);
+  const counts = layoutMapLabels(bmp.getContext('2d') as unknown as LabelCanvas, img, inv, `'${LABEL_FONT_FAMILY}'`, fontPx);
   img.data.set(bmp.data);
   return counts;
 }

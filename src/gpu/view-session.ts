@@ -6,7 +6,7 @@
  * sends it back; {@link closeView} frees the renderer and the device.
  */
 import { toBase64 } from '../core/bytes';
-import type { PinholeCamera } from './camera';
+import type { PinholeCamera, Vec3 } from './camera';
 import { raceDeviceLoss, type AcquiredDevice } from './device';
 import { toRgba8 } from './readback';
 
@@ -64,14 +64,17 @@ function session(id: number) {
 }
 
 /**
- * Renders one frame of an open view, turned `orbitDeg` degrees about its target (around its up axis).
+ * Renders one frame of an open view, turned `orbitDeg` degrees about its target (around its up axis),
+ * or from `pose` (world frame, metres, Z up: an arena agent's eye and the point it looks at) with the
+ * view's size and field of view.
  *
  * @throws Error for a closed session; the device-loss message; whatever the renderer throws.
  */
-export async function renderViewFrame(req: { session: number; orbitDeg: number }): Promise<ViewFrameResult> {
+export async function renderViewFrame(req: { session: number; orbitDeg: number; pose?: { eye: Vec3; target: Vec3 } }): Promise<ViewFrameResult> {
   const { acquired, source } = session(req.session);
   const t0 = performance.now();
-  const camera = source.cameraAt(req.orbitDeg);
+  const first = source.cameraAt(req.orbitDeg);
+  const camera: PinholeCamera = req.pose ? { ...first, eye: req.pose.eye, target: req.pose.target, up: [0, 0, 1] } : first;
   const frame = await raceDeviceLoss(acquired, source.render(camera));
   const rgba = toRgba8(frame.pixels);
   const renderMs = performance.now() - t0;
