@@ -136,6 +136,9 @@ export function buildPanel(root: HTMLElement): Panel {
   const edit = el('a', { id: 'edit-scene', href: '/editor.html' }, 'edit scene');
   edit.style.color = '#7fb0ff';
   root.append(edit, el('div', { class: 'hint' }, 'Level a capture, draw its sidewalks, crosswalks and obstacles, save scenes/NAME.json.'));
+  const arena = el('a', { id: 'arena-link', href: '/arena.html' }, 'arena');
+  arena.style.color = '#7fb0ff';
+  root.append(arena, el('div', { class: 'hint' }, 'Play an agent task of the cityarena suite yourself: see what agents see, answer, download the scored record.'));
   return p;
 }
 

@@ -9,6 +9,7 @@ import type { World } from '../world/world';
 import type { ArenaAgent, ObservationImages } from './agent';
 import { ArenaEpisode, type EpisodeOutcome, type NameList, type StepRecord } from './episode';
 import type { ArenaTask } from './task';
+import type { JudgeVerdictRecord } from './judge';
 
 /** Renders the images of a step (the arena CLI's renderer in the page; the arena page's own). */
 export type StepRenderer = (episode: ArenaEpisode) => Promise<ObservationImages>;
@@ -27,6 +28,8 @@ export interface ArenaRecord extends EpisodeOutcome {
   tokens: number;
   latencyMs: number;
   parseErrors: number;
+  /** The LLM judge's verdict on a fuzzy_match answer (`--judge`), which then decides the score. */
+  judge?: JudgeVerdictRecord;
 }
 
 /**

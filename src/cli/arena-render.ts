@@ -12,12 +12,13 @@ import * as PImage from 'pureimage';
 import { PNG } from 'pngjs';
 import type { ObservationImages } from '../arena/agent';
 import type { ArenaEpisode } from '../arena/episode';
-import type { ArenaTask } from '../arena/task';
 import type { WorldInventory } from '../world/inventory';
-import { renderWorldMap, type MapAgent, type MapImage } from '../world/map-render';
+import { renderWorldMap, type MapImage } from '../world/map-render';
+import { decorateArenaMap, locationMapSpec, taskMapSpec, type ArenaMapSpec } from '../arena/map-images';
+import type { LabelCanvas } from '../world/map-labels';
 import type { World } from '../world/world';
 import type { Harness } from '../tools/browser-harness';
-import { drawMapLabels, registerLabelFont, LABEL_FONT_FAMILY } from './map-labels';
+import { registerLabelFont, LABEL_FONT_FAMILY } from './map-labels';
 
 /** First-person camera of the arena agent: image size, pixels, and vertical field of view, degrees. */
 export interface ArenaCameraSpec {
@@ -26,11 +27,6 @@ export interface ArenaCameraSpec {
   fovYDeg: number;
 }
 
-/** 360CityArena's map view side, pixels. */
-export const ARENA_MAP_PX = 640;
-/** Side of the current-location map, metres. */
-export const LOCATION_MAP_METRES = 200;
-
 /** PNG bytes of RGBA8 pixels. */
 export function encodePng(width: number, height: number, rgba: Uint8Array | Uint8ClampedArray): Uint8Array {
   const png = new PNG({ width, height });
@@ -38,66 +34,18 @@ export function encodePng(width: number, height: number, rgba: Uint8Array | Uint
   return new Uint8Array(PNG.sync.write(png));
 }
 
-const BLUE: [number, number, number, number] = [30, 90, 230, 255];
-const RED: [number, number, number, number] = [220, 30, 30, 255];
-const ORANGE: [number, number, number, number] = [255, 140, 0, 255];
-
-/** Draws grid lines and their 0-based column/row labels (x from the left, y from the top) over a map. */
-function drawGrid(img: MapImage, cells: number): void {
+/** A map of `spec` with its labels and grid (src/arena/map-images.ts), rasterised with pureimage. */
+export function arenaMapImage(world: World, inventory: WorldInventory, spec: ArenaMapSpec): MapImage {
+  const img = renderWorldMap(world, { widthPx: spec.sizePx, heightPx: spec.sizePx, bounds: spec.bounds, agents: spec.agents });
   registerLabelFont();
   const bmp = PImage.make(img.width, img.height);
   bmp.data.set(img.data);
-  const ctx = bmp.getContext('2d');
-  ctx.fillStyle = 'rgba(0,0,0,0.85)';
-  for (let k = 1; k < cells; k++) {
-    const x = Math.round((k * img.width) / cells);
-    const y = Math.round((k * img.height) / cells);
-    ctx.fillRect(x - 1, 0, 2, img.height);
-    ctx.fillRect(0, y - 1, img.width, 2);
-  }
-  ctx.font = `15px '${LABEL_FONT_FAMILY}'`;
-  for (let i = 0; i < cells; i++) {
-    for (let j = 0; j < cells; j++) {
-      const label = `x:${i} y:${j}`;
-      const x = (i * img.width) / cells + 4;
-      const y = (j * img.height) / cells + 17;
-      ctx.fillStyle = 'rgba(255,255,255,0.85)';
-      ctx.fillRect(x - 2, y - 14, ctx.measureText(label).width + 4, 18);
-      ctx.fillStyle = 'rgba(0,0,0,1)';
-      ctx.fillText(label, x, y);
-    }
-  }
+  decorateArenaMap(bmp.getContext('2d') as unknown as LabelCanvas, img, inventory, spec, `'${LABEL_FONT_FAMILY}'`);
   img.data.set(bmp.data);
-}
-
-/**
- * The task's reference map (map navigation: start and goal markers; localization: the grid and its
- * labels), or null when the task has none.
- */
-export function taskMapImage(world: World, inventory: WorldInventory, task: ArenaTask): MapImage | null {
-  if (!task.map) return null;
-  const agents: MapAgent[] = [];
-  if (task.map.start) agents.push({ position: task.map.start, radius: 5, color: BLUE });
-  if (task.map.goal) agents.push({ position: task.map.goal, radius: 5, color: RED });
-  const img = renderWorldMap(world, { widthPx: task.map.sizePx, heightPx: task.map.sizePx, bounds: task.map.bounds, agents });
-  drawMapLabels(img, inventory);
-  if (task.map.grid) drawGrid(img, task.map.grid);
   return img;
 }
 
-/**
- * The current-location map of a step: the {@link LOCATION_MAP_METRES} around the agent with its own
- * marker (position and heading), or null when the task does not grant location.
- */
-export function locationMapImage(world: World, inventory: WorldInventory, task: ArenaTask, self: { position: [number, number]; yaw: number }): MapImage | null {
-  if (!task.grantsLocation) return null;
-  const h = LOCATION_MAP_METRES / 2;
-  const bounds: [number, number, number, number] = [self.position[0] - h, self.position[1] - h, self.position[0] + h, self.position[1] + h];
-  const img = renderWorldMap(world, { widthPx: ARENA_MAP_PX, heightPx: ARENA_MAP_PX, bounds, agents: [{ position: self.position, yaw: self.yaw, radius: 6, color: ORANGE }] });
-  drawMapLabels(img, inventory);
-  return img;
-}
-
+const png = (img: MapImage) => encodePng(img.width, img.height, img.data);
 
 /** Renders the images of arena steps through an open world view of the headless page. */
 export class ArenaImageRenderer {
@@ -135,12 +83,12 @@ export class ArenaImageRenderer {
     const [x, y, z] = pose.eye;
     const target: [number, number, number] = [x + Math.cos(pose.yaw) * Math.cos(pose.pitch), y + Math.sin(pose.yaw) * Math.cos(pose.pitch), z + Math.sin(pose.pitch)];
     const view = await this.view({ eye: pose.eye, target });
-    const mapImg = locationMapImage(this.world, this.inventory, ep.task, { position: [x, y], yaw: pose.yaw });
-    const map = mapImg ? encodePng(mapImg.width, mapImg.height, mapImg.data) : null;
+    const locationSpec = locationMapSpec(ep.task, { position: [x, y], yaw: pose.yaw });
+    const map = locationSpec ? png(arenaMapImage(this.world, this.inventory, locationSpec)) : null;
     let reference = this.references.get(ep.task.id) ?? null;
     if (!reference) {
-      const taskMap = taskMapImage(this.world, this.inventory, ep.task);
-      if (taskMap) reference = encodePng(taskMap.width, taskMap.height, taskMap.data);
+      const taskSpec = taskMapSpec(ep.task);
+      if (taskSpec) reference = png(arenaMapImage(this.world, this.inventory, taskSpec));
       else if (ep.task.referenceView) reference = await this.view(ep.task.referenceView);
       if (reference) this.references.set(ep.task.id, reference);
     }

@@ -20,8 +20,11 @@ import { generateWorld } from '../world/world';
 import { renderWorldMap } from '../world/map-render';
 import { OracleAgent } from '../arena/agents/oracle';
 import { RandomAgent } from '../arena/agents/random';
+import { OcrAgent } from '../arena/agents/ocr';
+import { SignReader } from '../arena/agents/sign-reader';
 import { OpenAiAgent } from '../arena/agents/openai';
 import { promptHash } from '../arena/agents/prompts';
+import { judgeAnswer } from '../arena/judge';
 import { RemoteArenaServer } from '../arena/agents/remote';
 import type { ArenaEpisode } from '../arena/episode';
 import type { ArenaAgent } from '../arena/agent';
@@ -40,7 +43,7 @@ import { resolveArenaSuite } from './arena-suite';
 import { runCli } from './run-cli';
 
 /** Agents `--agent` accepts (`openai:MODEL` names any model of an OpenAI-compatible endpoint). */
-export const ARENA_AGENTS = ['oracle', 'random', 'openai:MODEL', 'remote'] as const;
+export const ARENA_AGENTS = ['oracle', 'random', 'ocr', 'openai:MODEL', 'remote'] as const;
 
 /** A record as the run log holds it: the episode's and its run index. */
 type RunRecord = ArenaRecord & { run: number };
@@ -48,7 +51,7 @@ const keyOf = (r: { task: string; agent: string; run: number }) => `${r.task}|${
 
 /** Whether an `--agent` value names a known agent. */
 function knownAgent(name: string): boolean {
-  return name === 'oracle' || name === 'random' || name === 'remote' || /^openai:[^\s]+$/.test(name);
+  return name === 'oracle' || name === 'random' || name === 'ocr' || name === 'remote' || /^openai:[^\s]+$/.test(name);
 }
 
 /** What the agents of a run share: the endpoint of openai agents, the remote server. */
@@ -56,12 +59,15 @@ interface AgentContext {
   apiBase?: string;
   apiKey?: string;
   remote?: RemoteArenaServer;
+  /** The ocr agents' tesseract.js reader, started by the first read (terminated when the run ends). */
+  signReader?: Promise<SignReader>;
 }
 
 /** The agent of an `--agent` value for one episode. */
 function makeAgent(name: string, seed: number, names: readonly string[], ctx: AgentContext): ArenaAgent {
   if (name === 'oracle') return new OracleAgent();
   if (name === 'random') return new RandomAgent(seed, names);
+  if (name === 'ocr') return new OcrAgent(seed, { read: async (png) => (await (ctx.signReader ??= SignReader.create())).read(png) });
   if (name === 'remote' && ctx.remote) return ctx.remote;
   if (name.startsWith('openai:')) return new OpenAiAgent({ model: name.slice('openai:'.length), apiBase: ctx.apiBase, apiKey: ctx.apiKey });
   throw new CliError(`--agent ${name}: unknown agent (expected one of ${ARENA_AGENTS.join(', ')})`);
@@ -91,6 +97,7 @@ const program = new Command('arena')
   .option('--out <DIR>', 'output directory (default out/arena/SUITE[-shardIofN])')
   .option('--fresh', 'discard earlier results in the output directory instead of resuming')
   .option('--api-base <URL>', 'openai agents: the OpenAI-compatible endpoint (key from OPENAI_API_KEY)', 'https://api.openai.com/v1')
+  .option('--judge <openai:MODEL>', 'score fuzzy_match answers (relational) with an LLM judge on --api-base instead of the deterministic matcher')
   .option('--remote-host <HOST>', 'remote agent: interface to listen on', '127.0.0.1')
   .option('--remote-port <PORT>', 'remote agent: port (0: any free one)', numberBetween(0, 65535), 0)
   .option('--remote-token <T>', 'remote agent: session token (default: random, printed)')
@@ -104,10 +111,11 @@ const program = new Command('arena')
 runCli(async () => {
   program.parse();
   const o = program.opts<{
-    suite: string; agent: string[]; seeds: number; family?: string[]; shard?: string; shards?: number; out?: string; fresh?: boolean; apiBase: string;
+    suite: string; agent: string[]; seeds: number; family?: string[]; shard?: string; shards?: number; out?: string; fresh?: boolean; apiBase: string; judge?: string;
     remoteHost: string; remotePort: number; remoteToken?: string; remoteWait: number; width: number; height: number; fov: number; headed?: boolean; gpu?: boolean;
   }>();
   for (const a of o.agent) if (!knownAgent(a)) throw new CliError(`--agent ${a}: unknown agent (expected one of ${ARENA_AGENTS.join(', ')})`);
+  if (o.judge !== undefined && !/^openai:[^\s]+$/.test(o.judge)) throw new CliError(`--judge ${o.judge}: expected openai:MODEL`);
   try {
     if (!/^https?:$/.test(new URL(o.apiBase).protocol)) throw new Error();
   } catch {
@@ -136,8 +144,9 @@ runCli(async () => {
   const t0 = performance.now();
   const w = taskWorld(generateWorld({ seed: file.world.seed, size: file.world.size }));
   const progress = new BenchProgress(todo.length, mine.length - todo.length);
-  const seeing = todo.some((j) => j.agent === 'remote' || j.agent.startsWith('openai:'));
+  const seeing = todo.some((j) => j.agent === 'remote' || j.agent === 'ocr' || j.agent.startsWith('openai:'));
   const ctx: AgentContext = { apiBase: o.apiBase, apiKey: process.env.OPENAI_API_KEY };
+  const judge = o.judge ? new OpenAiAgent({ model: o.judge.slice('openai:'.length), apiBase: o.apiBase, apiKey: process.env.OPENAI_API_KEY }) : null;
   const framesDir = join(outDir, 'frames');
   const runAll = async (h: Harness | null) => {
     const renderer = h ? new ArenaImageRenderer(h, w.world, w.inventory, { width: o.width, height: o.height, fovYDeg: o.fov }) : null;
@@ -159,6 +168,11 @@ runCli(async () => {
         const seed = deriveSeed(file.world.seed, `${j.task.id}#${j.run}`);
         lastView = null;
         const record = await runArenaEpisode(w.world, j.task, makeAgent(j.agent, seed, w.names, ctx), w.names, seed, render);
+        const truth = j.task.truth;
+        if (judge && truth.scoring === 'fuzzy_match' && record.status === 'answered' && record.answer !== null) {
+          record.judge = await judgeAnswer(judge, record.answer, truth);
+          if (record.judge.isCorrect !== null) record.score = record.judge.isCorrect ? 1 : 0;
+        }
         if (record.score < 1 && lastView) {
           mkdirSync(framesDir, { recursive: true });
           writeFileSync(join(framesDir, frameName({ ...record, run: j.run })), lastView);
@@ -168,6 +182,7 @@ runCli(async () => {
       }
     } finally {
       await ctx.remote?.close();
+      await ctx.signReader?.then((r) => r.terminate(), () => {});
       await renderer?.close();
     }
   };
@@ -183,7 +198,8 @@ runCli(async () => {
     suite: suiteName, suiteFile: suitePath, suiteHash: createHash('sha256').update(suiteText).digest('hex').slice(0, 16), commit: gitCommit(),
     world: `${file.world.seed} (${file.world.size} m)`, agents: o.agent.join(', '), seeds: String(o.seeds), shard: `${shard.index}/${shard.count}`,
     date: new Date().toISOString().slice(0, 10),
-    ...(o.agent.some((a) => a.startsWith('openai:')) ? { apiBase: o.apiBase, promptHash: promptHash() } : {}),
+    ...(o.agent.some((a) => a.startsWith('openai:')) || judge ? { apiBase: o.apiBase, promptHash: promptHash() } : {}),
+    ...(judge ? { judge: o.judge! } : {}),
     ...(seeing ? { camera: `${o.width}×${o.height}, ${o.fov}° vertical` } : {}),
   };
   writeFileSync(join(outDir, 'summary.json'), `${JSON.stringify({ ...meta, episodes: records.length, seconds: Math.round(seconds * 10) / 10, rows }, null, 2)}\n`);

@@ -149,7 +149,7 @@ export class OpenAiAgent implements ArenaAgent {
    * @throws Error naming the endpoint: a refused connection, a timeout, a non-retryable status, or a
    *   429/5xx still failing after `maxRetries` retries.
    */
-  private async complete(messages: ChatCompletionMessageParam[]): Promise<{ text: string; tokens: number }> {
+  async complete(messages: ChatCompletionMessageParam[]): Promise<{ text: string; tokens: number }> {
     const t = this.options.temperature;
     for (let attempt = 0; ; attempt++) {
       try {

@@ -1,0 +1,104 @@
+/**
+ * UrbanGround's action vocabulary (`docs/CONTROLS_AND_API.md` of `UrbanGround/UrbanGround`, "First-person
+ * actions" and "Map actions"; their released client limits moves to 0.05–2 s) as typed actions,
+ * validated with zod (a bad action names its field), and the map view those actions drive: a
+ * north-up top-down map with a focus point, a span and a selected point. The HTTP API of the next
+ * issue serves these; the free walker (free-walker.ts) executes the first-person ones.
+ */
+import { z } from 'zod';
+import type { Vec2 } from '../world/geometry';
+import { type FreeWalker, MAX_MOVE_SECONDS, type BodyDisc } from './free-walker';
+
+const seconds = z.number().min(0.05).max(MAX_MOVE_SECONDS);
+const dir = z.enum(['forward', 'backward', 'left', 'right']);
+
+const UrbanGroundActionSchema = z.discriminatedUnion('action', [
+  z.object({ action: z.literal('move'), dir, seconds }),
+  z.object({ action: z.literal('sprint'), dir, seconds }),
+  /** Degrees: positive yaw turns right, positive pitch looks up. */
+  z.object({ action: z.literal('look'), yaw: z.number().min(-360).max(360).default(0), pitch: z.number().min(-180).max(180).default(0) }),
+  z.object({ action: z.literal('open_map') }),
+  z.object({ action: z.literal('close_map') }),
+  /** Metres east and north. */
+  z.object({ action: z.literal('map_pan'), east: z.number().min(-5000).max(5000).default(0), north: z.number().min(-5000).max(5000).default(0) }),
+  /** Below 1 closer, above 1 farther. */
+  z.object({ action: z.literal('map_zoom'), factor: z.number().positive().max(100) }),
+  /** Normalised screen coordinates, y = 0 at the top. */
+  z.object({ action: z.literal('map_select'), x: z.number().min(0).max(1), y: z.number().min(0).max(1) }),
+  z.object({ action: z.literal('terminate'), answer: z.string().optional() }),
+]);
+
+/** An UrbanGround action (see the module comment). */
+export type UrbanGroundAction = z.infer<typeof UrbanGroundActionSchema>;
+
+/**
+ * Parses an action object.
+ *
+ * @returns the action, or the first problem as `field: message` (e.g. `seconds: Too big: expected number to be <=2`).
+ */
+export function parseUrbanGroundAction(json: unknown): { ok: true; action: UrbanGroundAction } | { ok: false; error: string } {
+  const r = UrbanGroundActionSchema.safeParse(json);
+  if (r.success) return { ok: true, action: r.data };
+  const i = r.error.issues[0];
+  return { ok: false, error: `${i.path.length ? i.path.join('.') : 'action'}: ${i.message}` };
+}
+
+/** Span limits of the map view (half the side shown), metres. */
+export const MAP_HALF_SPAN_MIN = 25;
+export const MAP_HALF_SPAN_MAX = 2000;
+
+/** The map view: open or not, its focus (metres), half the side it shows (metres), the selected point. */
+export interface MapViewState {
+  open: boolean;
+  centre: Vec2;
+  halfSpan: number;
+  selected: Vec2 | null;
+}
+
+/** A closed map view focused on `at`, showing 200 m. */
+export function initialMapView(at: Vec2): MapViewState {
+  return { open: false, centre: [at[0], at[1]], halfSpan: 100, selected: null };
+}
+
+/**
+ * Applies a map action to the view (open_map focuses the map on the avatar). Map actions other than
+ * open_map need the map open.
+ *
+ * @returns the new view, or an error line (`map_pan: the map is not open`).
+ */
+export function applyMapAction(view: MapViewState, a: UrbanGroundAction, avatar: Vec2): { ok: true; view: MapViewState } | { ok: false; error: string } {
+  switch (a.action) {
+    case 'open_map': return { ok: true, view: { ...view, open: true, centre: [avatar[0], avatar[1]] } };
+    case 'close_map': return { ok: true, view: { ...view, open: false } };
+    case 'map_pan':
+    case 'map_zoom':
+    case 'map_select':
+      if (!view.open) return { ok: false, error: `${a.action}: the map is not open (open_map first)` };
+      if (a.action === 'map_pan') return { ok: true, view: { ...view, centre: [view.centre[0] + a.east, view.centre[1] + a.north] } };
+      if (a.action === 'map_zoom') return { ok: true, view: { ...view, halfSpan: Math.min(MAP_HALF_SPAN_MAX, Math.max(MAP_HALF_SPAN_MIN, view.halfSpan * a.factor)) } };
+      return { ok: true, view: { ...view, selected: [view.centre[0] + (2 * a.x - 1) * view.halfSpan, view.centre[1] + (1 - 2 * a.y) * view.halfSpan] } };
+    default:
+      return { ok: false, error: `${a.action}: not a map action` };
+  }
+}
+
+/**
+ * Executes a first-person action on the avatar (`move`, `sprint`, `look`).
+ *
+ * @returns a one-line label of what was done (UrbanGround's `action` field), e.g. `move: forward for 0.8s`.
+ * @throws RangeError for an action that is not first-person.
+ */
+export function applyFirstPersonAction(walker: FreeWalker, a: UrbanGroundAction, pedestrians: readonly BodyDisc[] = []): string {
+  switch (a.action) {
+    case 'move':
+    case 'sprint': {
+      const r = walker.move(a.dir, a.seconds, a.action === 'sprint', pedestrians);
+      return `${a.action}: ${a.dir} for ${a.seconds}s${r.blockedBy ? ` (stopped by a ${r.blockedBy} after ${r.distance.toFixed(2)} m)` : ''}`;
+    }
+    case 'look':
+      walker.look(a.yaw, a.pitch);
+      return `look: yaw ${a.yaw}°, pitch ${a.pitch}°`;
+    default:
+      throw new RangeError(`${a.action}: not a first-person action`);
+  }
+}
