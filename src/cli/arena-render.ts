@@ -17,6 +17,7 @@ import { renderWorldMap, type MapImage } from '../world/map-render';
 import { decorateArenaMap, locationMapSpec, taskMapSpec, type ArenaMapSpec } from '../arena/map-images';
 import type { LabelCanvas } from '../world/map-labels';
 import type { World } from '../world/world';
+import type { Conditions } from '../world/conditions';
 import type { Harness } from '../tools/browser-harness';
 import { registerLabelFont, LABEL_FONT_FAMILY } from './map-labels';
 
@@ -54,12 +55,13 @@ export class ArenaImageRenderer {
   /** Milliseconds spent opening the view (world generation and the first chunks' bake). */
   openMs = 0;
 
-  constructor(private readonly h: Harness, private readonly world: World, private readonly inventory: WorldInventory, private readonly camera: ArenaCameraSpec) {}
+  /** @param conditions time of day and weather of the view (default: the default look). */
+  constructor(private readonly h: Harness, private readonly world: World, private readonly inventory: WorldInventory, private readonly camera: ArenaCameraSpec, private readonly conditions?: Conditions) {}
 
   private async ensureView(first: { eye: [number, number, number]; target: [number, number, number] }): Promise<number> {
     if (this.session !== null) return this.session;
     const t0 = performance.now();
-    const opened = await this.h.call('openWorldView', { seed: this.world.seed, worldSize: this.world.size, width: this.camera.width, height: this.camera.height, fovYDeg: this.camera.fovYDeg, eye: first.eye, target: first.target, up: [0, 0, 1] });
+    const opened = await this.h.call('openWorldView', { seed: this.world.seed, worldSize: this.world.size, width: this.camera.width, height: this.camera.height, fovYDeg: this.camera.fovYDeg, eye: first.eye, target: first.target, up: [0, 0, 1], conditions: this.conditions });
     this.openMs = performance.now() - t0;
     this.session = opened.session;
     return opened.session;

@@ -64,6 +64,18 @@ describe('npm run arena', () => {
     expect(readFileSync(log, 'utf8').trim().split('\n')).toEqual(lines);
   });
 
+  it('--conditions gives one row per agent and condition, records carrying the condition', { timeout: 120_000 }, () => {
+    const out2 = join(dir, 'conditions');
+    const r = run('arena.ts', ['--agent', 'oracle', '--family', 'count', '--conditions', 'day,night', '--out', out2]);
+    expect(r.status, r.stderr).toBe(0);
+    const recs = readFileSync(join(out2, 'episodes.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(recs).toHaveLength(50);
+    expect(new Set(recs.map((x) => x.condition))).toEqual(new Set(['day', 'night']));
+    const summary = JSON.parse(readFileSync(join(out2, 'summary.json'), 'utf8'));
+    expect(summary.rows.map((x: { agent: string }) => x.agent)).toEqual(['oracle@day', 'oracle@night']);
+    expect(summary.conditions).toBe('day, night');
+  });
+
   it('arena:tasks --stats --json writes counts and statistics beside the paper\'s', { timeout: 120_000 }, () => {
     const json = join(dir, 'stats.json');
     const r = run('arena-tasks.ts', ['--stats', '--json', json]);

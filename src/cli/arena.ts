@@ -36,6 +36,8 @@ import { CITYARENA_FAMILIES, parseTaskFile } from '../arena/task';
 import { appendResult, parseShard, readResults, shardFromEnvironment } from '../bench/results-log';
 import { BenchProgress } from '../bench/progress';
 import { drawMapLabels } from './map-labels';
+import { parseConditionNames } from '../bench/condition-runs';
+import { CONDITION_PRESETS } from '../world/conditions';
 import { numberBetween, positiveInt } from './parse';
 import { ArenaImageRenderer } from './arena-render';
 import { withHarness, type Harness } from '../tools/browser-harness';
@@ -45,9 +47,9 @@ import { runCli } from './run-cli';
 /** Agents `--agent` accepts (`openai:MODEL` names any model of an OpenAI-compatible endpoint). */
 export const ARENA_AGENTS = ['oracle', 'random', 'ocr', 'openai:MODEL', 'remote'] as const;
 
-/** A record as the run log holds it: the episode's and its run index. */
-type RunRecord = ArenaRecord & { run: number };
-const keyOf = (r: { task: string; agent: string; run: number }) => `${r.task}|${r.agent}|${r.run}`;
+/** A record as the run log holds it: the episode's, its run index and the condition it ran under (`--conditions`), or null. */
+type RunRecord = ArenaRecord & { run: number; condition?: string | null };
+const keyOf = (r: { task: string; agent: string; run: number; condition?: string | null }) => `${r.task}|${r.agent}|${r.run}${r.condition ? `@${r.condition}` : ''}`;
 
 /** Whether an `--agent` value names a known agent. */
 function knownAgent(name: string): boolean {
@@ -74,8 +76,8 @@ function makeAgent(name: string, seed: number, names: readonly string[], ctx: Ag
 }
 
 /** File name of a failed episode's last view in DIR/frames/. */
-function frameName(r: { agent: string; task: string; run: number }): string {
-  return `${r.agent}__${r.task}__${r.run}.png`.replace(/[^A-Za-z0-9._-]/g, '_');
+function frameName(r: { agent: string; task: string; run: number; condition?: string | null }): string {
+  return `${r.agent}__${r.task}__${r.run}${r.condition ? `@${r.condition}` : ''}.png`.replace(/[^A-Za-z0-9._-]/g, '_');
 }
 
 function gitCommit(): string {
@@ -97,6 +99,7 @@ const program = new Command('arena')
   .option('--out <DIR>', 'output directory (default out/arena/SUITE[-shardIofN])')
   .option('--fresh', 'discard earlier results in the output directory instead of resuming')
   .option('--api-base <URL>', 'openai agents: the OpenAI-compatible endpoint (key from OPENAI_API_KEY)', 'https://api.openai.com/v1')
+  .option('--conditions <names>', 'matched condition runs: every task under each of these comma-separated conditions (day, dusk, night, fog, rain), compared side by side (rows AGENT@NAME)')
   .option('--judge <openai:MODEL>', 'score fuzzy_match answers (relational) with an LLM judge on --api-base instead of the deterministic matcher')
   .option('--remote-host <HOST>', 'remote agent: interface to listen on', '127.0.0.1')
   .option('--remote-port <PORT>', 'remote agent: port (0: any free one)', numberBetween(0, 65535), 0)
@@ -111,9 +114,10 @@ const program = new Command('arena')
 runCli(async () => {
   program.parse();
   const o = program.opts<{
-    suite: string; agent: string[]; seeds: number; family?: string[]; shard?: string; shards?: number; out?: string; fresh?: boolean; apiBase: string; judge?: string;
+    suite: string; agent: string[]; seeds: number; family?: string[]; shard?: string; shards?: number; out?: string; fresh?: boolean; apiBase: string; judge?: string; conditions?: string;
     remoteHost: string; remotePort: number; remoteToken?: string; remoteWait: number; width: number; height: number; fov: number; headed?: boolean; gpu?: boolean;
   }>();
+  const conditionNames: (string | null)[] = o.conditions === undefined ? [null] : parseConditionNames(o.conditions);
   for (const a of o.agent) if (!knownAgent(a)) throw new CliError(`--agent ${a}: unknown agent (expected one of ${ARENA_AGENTS.join(', ')})`);
   if (o.judge !== undefined && !/^openai:[^\s]+$/.test(o.judge)) throw new CliError(`--judge ${o.judge}: expected openai:MODEL`);
   try {
@@ -136,10 +140,11 @@ runCli(async () => {
   const done = new Set(previous.map(keyOf));
 
   const tasks = file.tasks.filter((t) => !o.family || o.family.includes(t.family));
-  const jobs = o.agent.flatMap((agent) => tasks.flatMap((task) => Array.from({ length: o.seeds }, (_, run) => ({ task, agent, run }))));
+  const jobs = conditionNames.flatMap((condition) => o.agent.flatMap((agent) => tasks.flatMap((task) => Array.from({ length: o.seeds }, (_, run) => ({ task, agent, run, condition })))));
   const mine = jobs.filter((_, k) => k % shard.count === shard.index - 1);
-  const todo = mine.filter((j) => !done.has(keyOf({ task: j.task.id, agent: j.agent, run: j.run })));
-  console.error(`${suitePath}: ${tasks.length} tasks × ${o.agent.length} agents × ${o.seeds} runs = ${jobs.length} episodes${shard.count > 1 ? `, shard ${shard.index}/${shard.count}: ${mine.length}` : ''}, ${todo.length} to run, records in ${log}`);
+  const todo = mine.filter((j) => !done.has(keyOf({ task: j.task.id, agent: j.agent, run: j.run, condition: j.condition })));
+  const under = o.conditions === undefined ? '' : ` × ${conditionNames.length} conditions`;
+  console.error(`${suitePath}: ${tasks.length} tasks × ${o.agent.length} agents × ${o.seeds} runs${under} = ${jobs.length} episodes${shard.count > 1 ? `, shard ${shard.index}/${shard.count}: ${mine.length}` : ''}, ${todo.length} to run, records in ${log}`);
 
   const t0 = performance.now();
   const w = taskWorld(generateWorld({ seed: file.world.seed, size: file.world.size }));
@@ -149,15 +154,28 @@ runCli(async () => {
   const judge = o.judge ? new OpenAiAgent({ model: o.judge.slice('openai:'.length), apiBase: o.apiBase, apiKey: process.env.OPENAI_API_KEY }) : null;
   const framesDir = join(outDir, 'frames');
   const runAll = async (h: Harness | null) => {
-    const renderer = h ? new ArenaImageRenderer(h, w.world, w.inventory, { width: o.width, height: o.height, fovYDeg: o.fov }) : null;
+    // One renderer (an open world view) per condition, opened when its first episode needs an image.
+    const renderers = new Map<string, ArenaImageRenderer>();
+    const rendererFor = (condition: string | null) => {
+      const key = condition ?? '';
+      let r = renderers.get(key);
+      if (!r && h) {
+        r = new ArenaImageRenderer(h, w.world, w.inventory, { width: o.width, height: o.height, fovYDeg: o.fov }, condition ? CONDITION_PRESETS[condition] : undefined);
+        renderers.set(key, r);
+      }
+      return r;
+    };
     let lastView: Uint8Array | null = null;
-    const render = renderer
-      ? async (ep: ArenaEpisode) => {
-          const images = await renderer.render(ep);
-          lastView = images.view;
-          return images;
-        }
-      : undefined;
+    const renderUnder = (condition: string | null) => {
+      const renderer = rendererFor(condition);
+      return renderer
+        ? async (ep: ArenaEpisode) => {
+            const images = await renderer.render(ep);
+            lastView = images.view;
+            return images;
+          }
+        : undefined;
+    };
     try {
       if (todo.some((j) => j.agent === 'remote')) {
         ctx.remote = await RemoteArenaServer.start({ host: o.remoteHost, port: o.remotePort, token: o.remoteToken });
@@ -167,7 +185,7 @@ runCli(async () => {
       for (const j of todo) {
         const seed = deriveSeed(file.world.seed, `${j.task.id}#${j.run}`);
         lastView = null;
-        const record = await runArenaEpisode(w.world, j.task, makeAgent(j.agent, seed, w.names, ctx), w.names, seed, render);
+        const record = await runArenaEpisode(w.world, j.task, makeAgent(j.agent, seed, w.names, ctx), w.names, seed, renderUnder(j.condition));
         const truth = j.task.truth;
         if (judge && truth.scoring === 'fuzzy_match' && record.status === 'answered' && record.answer !== null) {
           record.judge = await judgeAnswer(judge, record.answer, truth);
@@ -175,15 +193,15 @@ runCli(async () => {
         }
         if (record.score < 1 && lastView) {
           mkdirSync(framesDir, { recursive: true });
-          writeFileSync(join(framesDir, frameName({ ...record, run: j.run })), lastView);
+          writeFileSync(join(framesDir, frameName({ ...record, run: j.run, condition: j.condition })), lastView);
         }
-        appendResult<RunRecord>(log, { ...record, run: j.run });
+        appendResult<RunRecord>(log, { ...record, run: j.run, ...(j.condition ? { condition: j.condition } : {}) });
         progress.episode(record.score >= 1, `${j.agent} ${j.task.id} ${record.status}`);
       }
     } finally {
       await ctx.remote?.close();
       await ctx.signReader?.then((r) => r.terminate(), () => {});
-      await renderer?.close();
+      for (const r of renderers.values()) await r.close();
     }
   };
   if (seeing) await withHarness({ headed: o.headed, hardwareGpu: o.gpu }, runAll);
@@ -191,9 +209,10 @@ runCli(async () => {
   progress.finish();
   const seconds = (performance.now() - t0) / 1000;
 
-  const mineKeys = new Set(mine.map((j) => keyOf({ task: j.task.id, agent: j.agent, run: j.run })));
+  const mineKeys = new Set(mine.map((j) => keyOf({ task: j.task.id, agent: j.agent, run: j.run, condition: j.condition })));
   const records = readResults<RunRecord>(log).filter((r) => mineKeys.has(keyOf(r)));
-  const rows = summarise(records);
+  // Matched condition runs compare side by side: one row per agent and condition.
+  const rows = summarise(records.map((r) => (r.condition ? { ...r, agent: `${r.agent}@${r.condition}` } : r)));
   const meta = {
     suite: suiteName, suiteFile: suitePath, suiteHash: createHash('sha256').update(suiteText).digest('hex').slice(0, 16), commit: gitCommit(),
     world: `${file.world.seed} (${file.world.size} m)`, agents: o.agent.join(', '), seeds: String(o.seeds), shard: `${shard.index}/${shard.count}`,
@@ -201,6 +220,7 @@ runCli(async () => {
     ...(o.agent.some((a) => a.startsWith('openai:')) || judge ? { apiBase: o.apiBase, promptHash: promptHash() } : {}),
     ...(judge ? { judge: o.judge! } : {}),
     ...(seeing ? { camera: `${o.width}×${o.height}, ${o.fov}° vertical` } : {}),
+    ...(o.conditions !== undefined ? { conditions: conditionNames.join(', ') } : {}),
   };
   writeFileSync(join(outDir, 'summary.json'), `${JSON.stringify({ ...meta, episodes: records.length, seconds: Math.round(seconds * 10) / 10, rows }, null, 2)}\n`);
   const sizePx = 640;
