@@ -107,7 +107,7 @@ describe('npm run arena with a seeing agent', () => {
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
     const port = (server.address() as AddressInfo).port;
     const out = join(dir, 'seeing');
-    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/arena.ts'), '--suite', suitePath, '--agent', 'openai:stub', '--api-base', `http://127.0.0.1:${port}/v1`, '--width', '160', '--height', '120', '--out', out], { cwd: ROOT });
+    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/arena.ts'), '--suite', suitePath, '--agent', 'openai:stub', '--api-base', `http://127.0.0.1:${port}/v1`, '--width', '160', '--height', '120', '--frames', '--out', out], { cwd: ROOT });
     let stderr = '';
     child.stderr.on('data', (d) => { stderr += d; });
     const code = await new Promise<number | null>((r) => child.on('exit', r));
@@ -123,6 +123,8 @@ describe('npm run arena with a seeing agent', () => {
     const rec = JSON.parse(readFileSync(join(out, 'episodes.jsonl'), 'utf8').trim());
     expect([rec.agent, rec.status, rec.tokens, rec.actions.map((a: { action: string }) => a.action)]).toEqual(['openai:stub', 'answered', 30, ['D SMALL', 'ANSWER here']]);
     if (rec.score < 1) expect(existsSync(join(out, 'frames', `openai_stub__${rec.task}__0.png`))).toBe(true);
+    const steps = join(out, 'frames', `openai_stub__${rec.task}__0`);
+    expect(['step-000.png', 'step-001.png'].map((f) => PNG.sync.read(readFileSync(join(steps, f))).width)).toEqual([160, 160]);
     const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8'));
     expect(summary.promptHash).toMatch(/^[0-9a-f]{16}$/);
   });

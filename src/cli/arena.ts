@@ -100,6 +100,7 @@ const program = new Command('arena')
   .option('--fresh', 'discard earlier results in the output directory instead of resuming')
   .option('--api-base <URL>', 'openai agents: the OpenAI-compatible endpoint (key from OPENAI_API_KEY)', 'https://api.openai.com/v1')
   .option('--conditions <names>', 'matched condition runs: every task under each of these comma-separated conditions (day, dusk, night, fog, rain), compared side by side (rows AGENT@NAME)')
+  .option('--frames', 'seeing agents: keep every step\'s first-person view in DIR/frames/AGENT__TASK__RUN/step-NNN.png (failures keep their last view anyway)')
   .option('--judge <openai:MODEL>', 'score fuzzy_match answers (relational) with an LLM judge on --api-base instead of the deterministic matcher')
   .option('--remote-host <HOST>', 'remote agent: interface to listen on', '127.0.0.1')
   .option('--remote-port <PORT>', 'remote agent: port (0: any free one)', numberBetween(0, 65535), 0)
@@ -114,7 +115,7 @@ const program = new Command('arena')
 runCli(async () => {
   program.parse();
   const o = program.opts<{
-    suite: string; agent: string[]; seeds: number; family?: string[]; shard?: string; shards?: number; out?: string; fresh?: boolean; apiBase: string; judge?: string; conditions?: string;
+    suite: string; agent: string[]; seeds: number; family?: string[]; shard?: string; shards?: number; out?: string; fresh?: boolean; apiBase: string; judge?: string; conditions?: string; frames?: boolean;
     remoteHost: string; remotePort: number; remoteToken?: string; remoteWait: number; width: number; height: number; fov: number; headed?: boolean; gpu?: boolean;
   }>();
   const conditionNames: (string | null)[] = o.conditions === undefined ? [null] : parseConditionNames(o.conditions);
@@ -166,12 +167,14 @@ runCli(async () => {
       return r;
     };
     let lastView: Uint8Array | null = null;
+    let views: Uint8Array[] = [];
     const renderUnder = (condition: string | null) => {
       const renderer = rendererFor(condition);
       return renderer
         ? async (ep: ArenaEpisode) => {
             const images = await renderer.render(ep);
             lastView = images.view;
+            if (o.frames) views.push(images.view);
             return images;
           }
         : undefined;
@@ -185,6 +188,7 @@ runCli(async () => {
       for (const j of todo) {
         const seed = deriveSeed(file.world.seed, `${j.task.id}#${j.run}`);
         lastView = null;
+        views = [];
         const record = await runArenaEpisode(w.world, j.task, makeAgent(j.agent, seed, w.names, ctx), w.names, seed, renderUnder(j.condition));
         const truth = j.task.truth;
         if (judge && truth.scoring === 'fuzzy_match' && record.status === 'answered' && record.answer !== null) {
@@ -194,6 +198,11 @@ runCli(async () => {
         if (record.score < 1 && lastView) {
           mkdirSync(framesDir, { recursive: true });
           writeFileSync(join(framesDir, frameName({ ...record, run: j.run, condition: j.condition })), lastView);
+        }
+        if (views.length > 0) {
+          const dirOf = join(framesDir, frameName({ ...record, run: j.run, condition: j.condition }).replace(/\.png$/, ''));
+          mkdirSync(dirOf, { recursive: true });
+          views.forEach((v, k) => writeFileSync(join(dirOf, `step-${String(k).padStart(3, '0')}.png`), v));
         }
         appendResult<RunRecord>(log, { ...record, run: j.run, ...(j.condition ? { condition: j.condition } : {}) });
         progress.episode(record.score >= 1, `${j.agent} ${j.task.id} ${record.status}`);

@@ -48,7 +48,7 @@ describe('user errors on the command line', () => {
     ['an unknown condition for matched runs', 'bench.ts', ['--conditions', 'dusk,snow'], /^error: --conditions: unknown condition 'snow': expected day, dusk, night, fog, rain/],
     ['a world size outside 150–2000 m', 'world.ts', ['--seed', '1', '--size', '90', '--json', join(dir, 'w.json')], /^error: option '--size <M>' argument '90' is invalid\. expected metres in \[150, 2000\], got '90'/],
     ['a malformed arena task file', 'arena.ts', ['--suite', bad], /^error: .*bad-suite\.json: format: /],
-    ['an unknown arena agent', 'arena.ts', ['--agent', 'oracle', 'gpt9'], /^error: --agent gpt9: unknown agent \(expected one of oracle, random, openai:MODEL, remote\)$/],
+    ['an unknown arena agent', 'arena.ts', ['--agent', 'oracle', 'gpt9'], /^error: --agent gpt9: unknown agent \(expected one of oracle, random, ocr, openai:MODEL, remote\)$/],
     ['an arena --api-base that is not a URL', 'arena.ts', ['--agent', 'openai:m', '--api-base', 'localhost:8000'], /^error: --api-base localhost:8000: expected an http\(s\) URL such as http:\/\/127\.0\.0\.1:8000\/v1$/],
     ['an unknown arena condition', 'arena.ts', ['--conditions', 'dusk,snow'], /^error: --conditions: unknown condition 'snow': expected day, dusk, night, fog, rain/],
     ['a malformed arena --shard', 'arena.ts', ['--shard', '3/2'], /^error: --shard 3\/2: expected i\/n with 1 <= i <= n/],
