@@ -26,7 +26,7 @@ const longScene = {
 };
 
 describe('sceneSuite', () => {
-  it('makes unit and reactive scenarios on the shipped scene, deterministically, each valid and on walkable ground', () => {
+  it('makes unit and reactive scenarios on the shipped scene, deterministically, each valid and on walkable ground', { timeout: 60_000 }, () => {
     const a = sceneSuite(fruit, { seed: 3 });
     expect(JSON.stringify(sceneSuite(fruit, { seed: 3 }))).toBe(JSON.stringify(a));
     expect(JSON.stringify(sceneSuite(fruit, { seed: 4 }).scenarios)).not.toBe(JSON.stringify(a.scenarios));
