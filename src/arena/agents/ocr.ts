@@ -2,8 +2,8 @@
  * The `ocr` agent, a pixel-only baseline: it never reads the privileged view (no world, no truth, no
  * position); it explores the pedestrian network from the text observation (junction notices and
  * branch tokens) and reads signs in its first-person view with an OCR reader (the CLI passes a
- * tesseract.js {@link SignReader}, sign-reader.ts; tests pass a fake). It shows how much of each
- * family is solvable from the pixels alone.
+ * tesseract.js `SignReader`, sign-reader.ts; tests pass a fake). It shows how much of each family
+ * is solvable from the pixels alone.
  *
  * Each step it reads the view (except right after `S`, whose view it has just read), then:
  *
@@ -13,9 +13,13 @@
  *   line matches the target ({@link textMatches}), search and vln answer `here` once the sign is
  *   near (its text at least {@link NEAR_TEXT_FRACTION} of the image height: about 11 m for the
  *   world's 0.6 m letters in the default 60° view), walking towards it first while it is ahead and
- *   small (up to {@link MAX_APPROACH} steps); relational answers the sign read beside the anchor in
- *   the same view ({@link relationalGuess}: the nearest on the asked side in image x, the k-th for
- *   "two/three doors", any nearest for "across"), else keeps the guess and explores on;
+ *   small (up to {@link MAX_APPROACH} steps, also while only a word of it is read: a sign cut at
+ *   the image's edge; when none of it is read any more after such a step it has passed out of the
+ *   view beside the walker, and it answers then); a match read far off while looking to the side
+ *   (a sign across the street) makes it take a crosswalk at the next junction that has one;
+ *   relational answers the sign read beside the anchor in the same view ({@link relationalGuess}:
+ *   the nearest on the asked side in image x, the k-th for "two/three doors", any nearest for
+ *   "across"), else keeps the guess and explores on;
  * - count answers after {@link COUNT_STEPS} steps: for shops, the number of distinct sign lines
  *   read so far (the {@link COUNT_PRIOR} when it read none); for other objects, which OCR cannot
  *   count, the {@link COUNT_PRIOR};
@@ -28,9 +32,11 @@
  * preferring tokens not taken at a junction that looked the same (its branch tokens, kinds and
  * angles to 15°: the agent has no position) among its last {@link JUNCTION_MEMORY} choices there;
  * count prefers `UP` (along its street); at a dead end turn round (two 90° turns), where there is no
- * path ahead turn 90°; every fourth step away from junctions look 90° to one side (alternating
- * left and right) and back (`S`) to read the signs beside the path. The text it read each step goes
- * in the turn's thought. Deterministic given the seed and what the reader returns.
+ * path ahead turn 90°; every fourth step, away from junctions and with the camera ahead, look 90° to
+ * one side (alternating left and right) and back (`S`) to read the signs beside the path (storefront
+ * signs face the street, so they are read far more often from the side than ahead, where the
+ * near-side ones are seen edge-on). The text it read each step goes in the turn's thought.
+ * Deterministic given the seed and what the reader returns.
  */
 import { createRng, type Rng } from '../../core/random';
 import { FORWARD_SECONDS, TURN_DEGREES, type ArenaAction } from '../actions';
@@ -58,8 +64,12 @@ export interface TextReader {
 
 /** Least word confidence that counts as read. */
 export const MIN_WORD_CONFIDENCE = 60;
-/** Least target similarity of a window of read tokens ({@link textMatches}). */
-export const MATCH_THRESHOLD = 0.8;
+/**
+ * Least target similarity of a window of read tokens ({@link textMatches}): above fuzzy_match's 0.8,
+ * which two of three tokens reach, so that "GARCIA BAKERY" is not taken for Garcia Bakery Railway
+ * (the world tells same-named shops apart by a street suffix, and signs show the whole name).
+ */
+export const MATCH_THRESHOLD = 0.85;
 /** Least text height of a matched sign, as a share of the image height, for "I am in front of it". */
 export const NEAR_TEXT_FRACTION = 0.045;
 /** Steps spent walking towards a matched sign that is ahead but far before answering anyway. */
@@ -101,19 +111,37 @@ export function relationOf(instruction: string): { side: 1 | -1 | 0; doors: numb
   return { side, doors };
 }
 
+/** Levenshtein distance of two strings. */
+function levenshtein(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) row.push(Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1)));
+    prev = row;
+  }
+  return prev[b.length];
+}
+
 /**
  * Whether read text names `target`: every token of the target (normaliseName) among the text's
- * tokens, or a window of the text's tokens (the target's length ±1) with tokenSetSimilarity ≥
- * {@link MATCH_THRESHOLD} (which tolerates an OCR typo in a long word).
+ * tokens; or a window of the text's tokens (the target's length ±1) with tokenSetSimilarity ≥
+ * {@link MATCH_THRESHOLD} (which tolerates a typo in a long word); or such a window whose letters,
+ * run together, are within edits of a fifth of the target's letters run together and at most one
+ * letter shorter (OCR splits words and loses letters: "HU HES OPTICIAN" is Hughes Optician; a
+ * window that drops a whole word, "OPTICIAN" for Xu Optician, is not).
  */
 export function textMatches(text: string, target: string): boolean {
   const want = normaliseName(target).split(' ').filter((t) => t !== '');
   const got = normaliseName(text).split(' ').filter((t) => t !== '');
   if (want.length === 0 || got.length === 0) return false;
   if (want.every((t) => got.includes(t))) return true;
+  const joined = want.join('');
   for (let n = Math.max(1, want.length - 1); n <= want.length + 1; n++) {
     for (let i = 0; i + n <= got.length; i++) {
-      if (tokenSetSimilarity(got.slice(i, i + n).join(' '), target) >= MATCH_THRESHOLD) return true;
+      const window = got.slice(i, i + n);
+      if (tokenSetSimilarity(window.join(' '), target) >= MATCH_THRESHOLD) return true;
+      const run = window.join('');
+      if (run.length >= joined.length - 1 && levenshtein(run, joined) <= Math.floor(joined.length / 5)) return true;
     }
   }
   return false;
@@ -128,16 +156,19 @@ export interface SignLine {
 const letters = (s: string) => (s.match(/\p{L}/gu) ?? []).length;
 
 /**
- * The sign lines of a read: words of at least {@link MIN_WORD_CONFIDENCE} with two letters or more,
+ * The sign lines of a read: words of at least `minConfidence` (default {@link MIN_WORD_CONFIDENCE})
+ * with two letters or more (one with `minConfidence` 0, which keeps every word with a letter: the
+ * lines a known name is looked for in, since OCR is unsure of exactly the letters it gets wrong),
  * joined left to right where they sit on one line (centres within half a word height, a gap under
  * 1.2 heights, heights within a factor 1.6); lines with three letters or more. Without words, the
  * text's non-empty lines.
  */
-export function signLines(read: OcrResult): SignLine[] {
+export function signLines(read: OcrResult, minConfidence = MIN_WORD_CONFIDENCE): SignLine[] {
   if (read.words.length === 0) {
     return read.text.split('\n').map((t) => t.trim()).filter((t) => letters(t) >= 3).map((text) => ({ text, bbox: null }));
   }
-  const words = read.words.filter((w) => w.confidence >= MIN_WORD_CONFIDENCE && letters(w.text) >= 2).sort((a, b) => a.bbox.x0 - b.bbox.x0 || a.bbox.y0 - b.bbox.y0);
+  const minLetters = minConfidence > 0 ? 2 : 1;
+  const words = read.words.filter((w) => w.confidence >= minConfidence && letters(w.text) >= minLetters).sort((a, b) => a.bbox.x0 - b.bbox.x0 || a.bbox.y0 - b.bbox.y0);
   const lines: { words: OcrWord[]; bbox: { x0: number; y0: number; x1: number; y1: number } }[] = [];
   for (const w of words) {
     const h = w.bbox.y1 - w.bbox.y0;
@@ -157,7 +188,8 @@ export function signLines(read: OcrResult): SignLine[] {
 }
 
 /**
- * The relational answer from one view: among the sign lines other than the anchor's, the
+ * The relational answer from one view: among the sign lines other than the anchor's (not like its
+ * text, not overlapping its box), the
  * `doors`-th nearest on `side` of the anchor in image x (+1 left, −1 right: as seen facing the
  * facade, which is how readable text is seen), else (across, or none on that side) the one nearest
  * the anchor; null when no other line was read.
@@ -165,7 +197,8 @@ export function signLines(read: OcrResult): SignLine[] {
 export function relationalGuess(lines: readonly SignLine[], anchor: SignLine, relation: { side: 1 | -1 | 0; doors: number }): string | null {
   const cx = (l: SignLine) => (l.bbox ? (l.bbox.x0 + l.bbox.x1) / 2 : 0);
   const cy = (l: SignLine) => (l.bbox ? (l.bbox.y0 + l.bbox.y1) / 2 : 0);
-  const others = lines.filter((l) => l !== anchor && tokenSetSimilarity(l.text, anchor.text) < 0.5);
+  const overlaps = (l: SignLine) => !!l.bbox && !!anchor.bbox && l.bbox.x0 < anchor.bbox.x1 && anchor.bbox.x0 < l.bbox.x1 && l.bbox.y0 < anchor.bbox.y1 && anchor.bbox.y0 < l.bbox.y1;
+  const others = lines.filter((l) => l !== anchor && !overlaps(l) && tokenSetSimilarity(l.text, anchor.text) < 0.5);
   if (others.length === 0) return null;
   if (relation.side !== 0 && anchor.bbox) {
     const onSide = others.filter((l) => l.bbox && (cx(l) - cx(anchor)) * -relation.side > 0).sort((a, b) => Math.abs(cx(a) - cx(anchor)) - Math.abs(cx(b) - cx(anchor)));
@@ -200,6 +233,10 @@ export class OcrAgent implements ArenaAgent {
   private lookSide: 1 | -1 = 1;
   private sinceLook = 0;
   private approaches = 0;
+  /** The last action walked towards the target's sign. */
+  private approaching = false;
+  /** The target was read across the street: take a crosswalk at the next junction with one. */
+  private cross = false;
   private junctions = new Map<string, string[]>();
   /** Distinct sign lines read (normalised), for count. */
   private seen: string[] = [];
@@ -223,6 +260,8 @@ export class OcrAgent implements ArenaAgent {
     this.lookSide = 1;
     this.sinceLook = 0;
     this.approaches = 0;
+    this.approaching = false;
+    this.cross = false;
     this.junctions.clear();
     this.seen = [];
     this.guess = null;
@@ -255,6 +294,11 @@ export class OcrAgent implements ArenaAgent {
     const tokens = obs.branches.flatMap((b) => (b.token ? [b.token] : []));
     if (tokens.length === 0) return null;
     if (this.family === 'count' && tokens.includes('UP')) return { kind: 'branch', token: 'UP' };
+    const crosswalk = obs.branches.find((b) => b.token && b.kind === 'crosswalk')?.token;
+    if (this.cross && crosswalk) {
+      this.cross = false;
+      return { kind: 'branch', token: crosswalk };
+    }
     const key = obs.branches.map((b) => `${b.token ?? '-'}:${b.kind}:${Math.round(b.angleDeg / 15) * 15}`).join(',');
     const recent = this.junctions.get(key) ?? [];
     let options = tokens.filter((t) => !recent.includes(t));
@@ -279,7 +323,7 @@ export class OcrAgent implements ArenaAgent {
       if (b) return [b, 'junction: pick a branch'];
     }
     this.sinceLook++;
-    if (this.sinceLook >= 4 && obs.branches.length === 0) {
+    if (this.sinceLook >= 4 && obs.branches.length === 0 && obs.viewYawDeg === 0) {
       this.sinceLook = 0;
       const deg = QUARTER * this.lookSide;
       this.lookSide = this.lookSide === 1 ? -1 : 1;
@@ -289,20 +333,37 @@ export class OcrAgent implements ArenaAgent {
     return [FORWARD, 'explore'];
   }
 
-  private decide(obs: ArenaObservation, lines: readonly SignLine[], imageHeight: number): [ArenaAction, string] {
+  /** The action for `obs`: `lines` are the confident sign lines read, `all` every line (where the target is looked for). */
+  private decide(obs: ArenaObservation, lines: readonly SignLine[], all: readonly SignLine[], imageHeight: number): [ArenaAction, string] {
     const answer = (text: string, why: string): [ArenaAction, string] => [{ kind: 'answer', text }, why];
     if (obs.stepsLeft <= 1) return answer(this.fallback(), 'last step: answer');
     const target = this.target;
-    const hit = target ? lines.find((l) => textMatches(l.text, target)) : undefined;
+    const hit = target ? all.find((l) => textMatches(l.text, target)) : undefined;
+    const wasApproaching = this.approaching;
+    this.approaching = false;
+    if (!hit && wasApproaching && target) {
+      const words = new Set(normaliseName(target).split(' ').filter((t) => t.length >= 4));
+      const part = all.find((l) => normaliseName(l.text).split(' ').some((t) => words.has(t)));
+      if (part && this.approaches < MAX_APPROACH) {
+        this.approaches++;
+        this.approaching = true;
+        return [APPROACH, `read part of the target, "${part.text}": approach`];
+      }
+      return answer('here', 'the target\'s sign left the view as I walked up to it: beside it');
+    }
     if (hit && (this.family === 'landmark-language' || this.family === 'vln')) {
       const near = !hit.bbox || (hit.bbox.y1 - hit.bbox.y0) / imageHeight >= NEAR_TEXT_FRACTION;
       if (near) return answer('here', `read the target "${hit.text}" close by`);
       if (obs.viewYawDeg === 0 && this.approaches < MAX_APPROACH) {
         this.approaches++;
+        this.approaching = true;
         this.plan = [];
         return [APPROACH, `read the target "${hit.text}" ahead, far: approach`];
       }
       if (obs.viewYawDeg === 0) return answer('here', `read the target "${hit.text}" ahead after ${MAX_APPROACH} approaches`);
+      this.cross = true;
+      const [a, why] = this.explore(obs);
+      return [a, `read the target "${hit.text}" to the side, far: cross at the next crosswalk; ${why}`];
     }
     if (hit && this.family === 'relational') {
       const g = relationalGuess(lines, hit, relationOf(this.instruction));
@@ -319,16 +380,17 @@ export class OcrAgent implements ArenaAgent {
     const reread = images !== null && this.last?.kind !== 'reset-view';
     const read: OcrResult = reread ? await this.reader.read(images.view) : { text: '', words: [] };
     const lines = signLines(read);
+    const all = signLines(read, 0);
     this.remember(lines);
     if (this.family === 'relational' && this.guess === null && this.target) {
-      const anchor = lines.find((l) => textMatches(l.text, this.target!));
+      const anchor = all.find((l) => textMatches(l.text, this.target!));
       if (anchor) this.guess = relationalGuess(lines, anchor, relationOf(this.instruction));
     }
     const height = (images && pngSize(images.view)?.height) || 480;
-    const [action, why] = this.decide(obs, lines, height);
+    const [action, why] = this.decide(obs, lines, all, height);
     this.last = action;
-    const text = (lines.length > 0 ? lines.map((l) => l.text).join(' | ') : read.text.replace(/\s+/g, ' ')).trim();
-    const readText = reread ? (text === '' ? 'read nothing' : `read: ${text.slice(0, THOUGHT_CHARS)}`) : 'same view as before the look';
-    return { action, thought: `${readText}; ${why}`, latencyMs: Math.round(performance.now() - t0) };
+    const raw = read.text.replace(/\s+/g, ' ').trim();
+    const readText = !reread ? 'same view as before the look' : lines.length > 0 ? `signs: ${lines.map((l) => l.text).join(' | ')}` : raw !== '' ? `raw: ${raw}` : 'read nothing';
+    return { action, thought: `${readText.slice(0, THOUGHT_CHARS)}; ${why}`, latencyMs: Math.round(performance.now() - t0) };
   }
 }
