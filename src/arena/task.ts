@@ -102,6 +102,27 @@ export type TaskMap = z.infer<typeof TaskMapSchema>;
 export type ArenaTask = z.infer<typeof TaskSchema>;
 export type ArenaTaskFile = z.infer<typeof TaskFileSchema>;
 
+/** How each family is scored (360CityArena §3.4). */
+export const FAMILY_SCORING: Record<CityArenaFamily, ArenaTruth['scoring']> = {
+  localization: 'exact_match', 'landmark-language': 'coordinate_match', 'landmark-image': 'coordinate_match', 'map-navigation': 'coordinate_match', vln: 'coordinate_match', relational: 'fuzzy_match', count: 'mra',
+};
+
+/**
+ * Checks that every task's start is an edge of the world's pedestrian network (what a task file alone
+ * cannot show).
+ *
+ * @throws TaskFileError `source: tasks.N.start: …` for the first that is not.
+ */
+export function checkTaskStarts(source: string, file: ArenaTaskFile, nav: { nodes: readonly unknown[]; edges: readonly { a: number; b: number }[] }): void {
+  const edges = new Set(nav.edges.map((e) => `${Math.min(e.a, e.b)},${Math.max(e.a, e.b)}`));
+  file.tasks.forEach((t, k) => {
+    const { node, towards } = t.start;
+    if (!edges.has(`${Math.min(node, towards)},${Math.max(node, towards)}`)) {
+      throw new TaskFileError(`${source}: tasks.${k}.start: ${node}–${towards} is not an edge of world ${file.world.seed}'s pedestrian network (${nav.nodes.length} waypoints)`);
+    }
+  });
+}
+
 /** Thrown for a task file that does not parse: `source: field: problem`. */
 export class TaskFileError extends UserError {}
 
@@ -126,6 +147,7 @@ export function parseTaskFile(source: string, text: string): ArenaTaskFile {
   r.data.tasks.forEach((t, k) => {
     if (seen.has(t.id)) throw new TaskFileError(`${source}: tasks.${k}.id: duplicate id '${t.id}'`);
     seen.add(t.id);
+    if (t.truth.scoring !== FAMILY_SCORING[t.family]) throw new TaskFileError(`${source}: tasks.${k}.truth.scoring: ${t.family} is scored by ${FAMILY_SCORING[t.family]}, not ${t.truth.scoring}`);
   });
   return r.data;
 }

@@ -2,7 +2,7 @@
  * Where the arena's checked-in suites live (`scenes/arena/NAME.json`) and how a `--suite` value
  * resolves: a suite name, or a path to a task file.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { CliError } from '../core/user-error';
 
@@ -18,6 +18,9 @@ export const ARENA_SUITES = ['cityarena'] as const;
  */
 export function resolveArenaSuite(value: string): string {
   if ((ARENA_SUITES as readonly string[]).includes(value)) return resolve(ARENA_SUITES_DIR, `${value}.json`);
-  if (existsSync(value)) return resolve(value);
+  if (existsSync(value)) {
+    if (!statSync(value).isFile()) throw new CliError(`--suite ${value}: a folder, not a task file`);
+    return resolve(value);
+  }
   throw new CliError(`--suite ${value}: not a suite (${ARENA_SUITES.join(', ')}) and no such task file`);
 }

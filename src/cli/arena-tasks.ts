@@ -12,7 +12,8 @@ import { CliError } from '../core/user-error';
 import { cityArenaSuite, CITYARENA_WORLD } from '../arena/generate/suite';
 import { statisticsTable, suiteStatistics } from '../arena/generate/stats';
 import { parseTaskFile, taskFileText } from '../arena/task';
-import { nonNegativeInt, worldSize, writeOutput } from './parse';
+import { dirname } from 'node:path';
+import { ensureFolder, nonNegativeInt, worldSize, writeOutput } from './parse';
 import { runCli } from './run-cli';
 import { resolveArenaSuite } from './arena-suite';
 
@@ -30,14 +31,15 @@ runCli(async () => {
   program.parse();
   const o = program.opts<{ suite: string; world: number; size: number; out?: string; stats?: boolean; json?: string }>();
   if (o.stats) {
+    if (o.json && !o.json.toLowerCase().endsWith('.json')) throw new CliError(`--json ${o.json}: the output must be a .json file`);
     const path = resolveArenaSuite(o.suite);
     const file = parseTaskFile(path, readFileSync(path, 'utf8'));
     const stats = suiteStatistics(file);
     console.log(`${path}: ${file.tasks.length} tasks on world ${file.world.seed} (${file.world.size} m)\n`);
     console.log(statisticsTable(stats));
     if (o.json) {
-      if (!o.json.toLowerCase().endsWith('.json')) throw new CliError(`--json ${o.json}: the output must be a .json file`);
-      writeOutput(o.json, `${JSON.stringify(stats, null, 2)}\n`);
+      writeOutput(o.json, `${JSON.stringify(stats, null, 2)}\n`, '--json');
+      console.log(`\n${o.json}: the counts and statistics as JSON`);
     }
     return;
   }
@@ -45,6 +47,7 @@ runCli(async () => {
   if (o.suite !== 'cityarena') throw new CliError(`--suite ${o.suite}: the generator makes 'cityarena' (UrbanGround's ladder comes with its own suite)`);
   if (!o.out) throw new CliError('--out FILE is required to generate a suite (or pass --stats)');
   if (!o.out.toLowerCase().endsWith('.json')) throw new CliError(`--out ${o.out}: the output must be a .json file`);
+  ensureFolder(dirname(o.out), '--out');
   const t0 = performance.now();
   const file = await cityArenaSuite(o.world, o.size, (done, total, family) => {
     if (done % 25 === 0 || done === total) process.stderr.write(`${done}/${total} tasks · ${family}\n`);

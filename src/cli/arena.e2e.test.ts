@@ -64,6 +64,19 @@ describe('npm run arena', () => {
     expect(readFileSync(log, 'utf8').trim().split('\n')).toEqual(lines);
   });
 
+  it('refuses to resume another suite\'s records in the same folder', { timeout: 120_000 }, () => {
+    const suite = JSON.parse(readFileSync(join(ROOT, 'scenes/arena/cityarena.json'), 'utf8'));
+    const [a, b] = [join(dir, 'two.json'), join(dir, 'three.json')];
+    writeFileSync(a, JSON.stringify({ ...suite, tasks: suite.tasks.slice(0, 2) }));
+    writeFileSync(b, JSON.stringify({ ...suite, tasks: suite.tasks.slice(0, 3) }));
+    const out3 = join(dir, 'mixed');
+    expect(run('arena.ts', ['--suite', a, '--out', out3]).status).toBe(0);
+    const r = run('arena.ts', ['--suite', b, '--out', out3]);
+    expect(r.status).toBe(1);
+    expect(r.stderr.trim()).toMatch(/^error: --out .*mixed: holds records of another suite \(cityarena, world 1, hash [0-9a-f]{16}; this is cityarena, world 1, hash [0-9a-f]{16}\); use --fresh or another --out$/);
+    expect(run('arena.ts', ['--suite', b, '--out', out3, '--fresh']).status).toBe(0);
+  });
+
   it('--conditions gives one row per agent and condition, records carrying the condition', { timeout: 120_000 }, () => {
     const out2 = join(dir, 'conditions');
     const r = run('arena.ts', ['--agent', 'oracle', '--family', 'count', '--conditions', 'day,night', '--out', out2]);

@@ -32,13 +32,13 @@ import { taskWorld } from '../arena/generate/context';
 import { runArenaEpisode, type ArenaRecord } from '../arena/run-episode';
 import { arenaReportHtml } from '../arena/report-html';
 import { summarise, summaryTable } from '../arena/summary';
-import { CITYARENA_FAMILIES, parseTaskFile } from '../arena/task';
+import { checkTaskStarts, CITYARENA_FAMILIES, parseTaskFile } from '../arena/task';
 import { appendResult, parseShard, readResults, shardFromEnvironment } from '../bench/results-log';
 import { BenchProgress } from '../bench/progress';
 import { drawMapLabels } from './map-labels';
 import { parseConditionNames } from '../bench/condition-runs';
 import { CONDITION_PRESETS } from '../world/conditions';
-import { numberBetween, positiveInt } from './parse';
+import { ensureFolder, numberBetween, positiveInt } from './parse';
 import { ArenaImageRenderer } from './arena-render';
 import { withHarness, type Harness } from '../tools/browser-harness';
 import { resolveArenaSuite } from './arena-suite';
@@ -119,6 +119,7 @@ runCli(async () => {
     remoteHost: string; remotePort: number; remoteToken?: string; remoteWait: number; width: number; height: number; fov: number; headed?: boolean; gpu?: boolean;
   }>();
   const conditionNames: (string | null)[] = o.conditions === undefined ? [null] : parseConditionNames(o.conditions);
+  for (const a of o.agent) if (a === 'openai:') throw new CliError('--agent openai:: give the model name, e.g. openai:gpt-5');
   for (const a of o.agent) if (!knownAgent(a)) throw new CliError(`--agent ${a}: unknown agent (expected one of ${ARENA_AGENTS.join(', ')})`);
   if (o.judge !== undefined && !/^openai:[^\s]+$/.test(o.judge)) throw new CliError(`--judge ${o.judge}: expected openai:MODEL`);
   try {
@@ -132,9 +133,22 @@ runCli(async () => {
   const suiteText = readFileSync(suitePath, 'utf8');
   const file = parseTaskFile(suitePath, suiteText);
   const suiteName = file.suite;
+  const w = taskWorld(generateWorld({ seed: file.world.seed, size: file.world.size }));
+  checkTaskStarts(suitePath, file, w.world.nav);
   const outDir = resolve(o.out ?? join('out/arena', `${suiteName}${shard.count > 1 ? `-shard${shard.index}of${shard.count}` : ''}`));
   const log = join(outDir, 'episodes.jsonl');
+  ensureFolder(outDir, '--out');
+  // A folder holds the records of one suite: resuming with another (another world's tasks share ids) is refused.
+  const identity = { suite: suiteName, world: file.world, suiteHash: createHash('sha256').update(suiteText).digest('hex').slice(0, 16) };
+  const identityFile = join(outDir, 'run.json');
   if (o.fresh) rmSync(log, { force: true });
+  if (existsSync(log) && existsSync(identityFile)) {
+    const held = JSON.parse(readFileSync(identityFile, 'utf8')) as typeof identity;
+    if (held.suiteHash !== identity.suiteHash) {
+      throw new CliError(`--out ${outDir}: holds records of another suite (${held.suite}, world ${held.world.seed}, hash ${held.suiteHash}; this is ${identity.suite}, world ${identity.world.seed}, hash ${identity.suiteHash}); use --fresh or another --out`);
+    }
+  }
+  writeFileSync(identityFile, `${JSON.stringify(identity, null, 2)}\n`);
   // Keep only whole records (a run killed while writing leaves a partial last line).
   const previous = readResults<RunRecord>(log);
   if (existsSync(log)) writeFileSync(log, previous.map((r) => `${JSON.stringify(r)}\n`).join(''));
@@ -148,7 +162,6 @@ runCli(async () => {
   console.error(`${suitePath}: ${tasks.length} tasks × ${o.agent.length} agents × ${o.seeds} runs${under} = ${jobs.length} episodes${shard.count > 1 ? `, shard ${shard.index}/${shard.count}: ${mine.length}` : ''}, ${todo.length} to run, records in ${log}`);
 
   const t0 = performance.now();
-  const w = taskWorld(generateWorld({ seed: file.world.seed, size: file.world.size }));
   const progress = new BenchProgress(todo.length, mine.length - todo.length);
   const seeing = todo.some((j) => j.agent === 'remote' || j.agent === 'ocr' || j.agent.startsWith('openai:'));
   const ctx: AgentContext = { apiBase: o.apiBase, apiKey: process.env.OPENAI_API_KEY };
@@ -223,7 +236,7 @@ runCli(async () => {
   // Matched condition runs compare side by side: one row per agent and condition.
   const rows = summarise(records.map((r) => (r.condition ? { ...r, agent: `${r.agent}@${r.condition}` } : r)));
   const meta = {
-    suite: suiteName, suiteFile: suitePath, suiteHash: createHash('sha256').update(suiteText).digest('hex').slice(0, 16), commit: gitCommit(),
+    suite: suiteName, suiteFile: suitePath, suiteHash: identity.suiteHash, commit: gitCommit(),
     world: `${file.world.seed} (${file.world.size} m)`, agents: o.agent.join(', '), seeds: String(o.seeds), shard: `${shard.index}/${shard.count}`,
     date: new Date().toISOString().slice(0, 10),
     ...(o.agent.some((a) => a.startsWith('openai:')) || judge ? { apiBase: o.apiBase, promptHash: promptHash() } : {}),

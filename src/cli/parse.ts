@@ -2,8 +2,8 @@
  * Option parsers shared by the command-line tools (used as commander argument parsers); each throws
  * commander's InvalidArgumentError with a message naming the expected form.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { accessSync, constants, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { InvalidArgumentError } from 'commander';
 import { CliError } from '../core/user-error';
 import type { Vec3 } from '../gpu/camera';
@@ -75,17 +75,45 @@ export function nonNegative(value: string): number {
 }
 
 /**
- * Writes a tool's output file, making its folder first.
+ * Makes a folder and its missing parents, one level at a time (Node 20's recursive mkdir never returns
+ * under /proc), and checks it can hold files.
  *
- * @throws CliError `FILE: cannot write it (reason)` instead of Node's stack, e.g. for a folder path.
+ * @param option the option that named it, for the message (`--out`).
+ * @throws CliError `OPTION DIR: cannot create it (reason)`.
  */
-export function writeOutput(file: string, text: string): void {
+export function ensureFolder(dir: string, option: string): void {
+  const missing: string[] = [];
+  let at = resolve(dir);
+  while (!existsSync(at)) {
+    missing.unshift(at);
+    const up = dirname(at);
+    if (up === at) break;
+    at = up;
+  }
   try {
-    mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(file, text);
+    if (!statSync(at).isDirectory()) throw Object.assign(new Error('not a folder'), { code: `${at} is not a folder` });
+    for (const m of missing) mkdirSync(m);
+    accessSync(resolve(dir), constants.W_OK);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    throw new CliError(`--out ${file}: cannot write it (${code === 'EISDIR' ? 'it is a folder; give a file name' : code ?? (e as Error).message})`);
+    throw new CliError(`${option} ${dir}: cannot create it (${code ?? (e as Error).message})`);
+  }
+}
+
+/**
+ * Writes a tool's output file, making its folder first.
+ *
+ * @param option the option that named the file, for the message (default `--out`).
+ * @throws CliError `OPTION FILE: cannot write it (reason)` instead of Node's stack, e.g. for a folder path.
+ */
+export function writeOutput(file: string, text: string, option = '--out'): void {
+  try {
+    ensureFolder(dirname(file), option);
+    writeFileSync(file, text);
+  } catch (e) {
+    if (e instanceof CliError) throw new CliError(e.message.replace(`${option} ${dirname(file)}: cannot create it`, `${option} ${file}: cannot write it`));
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new CliError(`${option} ${file}: cannot write it (${code === 'EISDIR' ? 'it is a folder; give a file name' : code ?? (e as Error).message})`);
   }
 }
 

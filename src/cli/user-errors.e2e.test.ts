@@ -29,6 +29,11 @@ describe('user errors on the command line', () => {
   writeFileSync(join(farDir, 'far.json'), JSON.stringify(farScene));
   const farSuite = join(dir, 'far-suite.json');
   writeFileSync(farSuite, JSON.stringify([{ id: 'far/1', suite: 'custom', category: 'straight', world: { kind: 'scene', path: 'out/test-far/far.json' }, robot: { start: [9.6, 9226100, 1.57], goal: [9.6, 9226110], route: [[9.6, 9226100], [9.6, 9226110]] }, timeLimit: 30, success: { kind: 'reach-goal', goalRadius: 1 }, onFailure: 'terminate', seed: 1 }]));
+  const arenaSuite = JSON.parse(readFileSync(join(ROOT, 'scenes/arena/cityarena.json'), 'utf8'));
+  const badStart = join(dir, 'bad-start.json');
+  writeFileSync(badStart, JSON.stringify({ ...arenaSuite, tasks: [{ ...arenaSuite.tasks[0], start: { node: 0, towards: 999999 } }] }));
+  const wrongScoring = join(dir, 'wrong-scoring.json');
+  writeFileSync(wrongScoring, JSON.stringify({ ...arenaSuite, tasks: [{ ...arenaSuite.tasks.find((t: { family: string }) => t.family === 'vln'), family: 'localization' }] }));
   const cases: [string, string, string[], RegExp][] = [
     ['a scene far from the origin with a camera-fed policy', 'bench.ts', ['--suite', farSuite, '--out', join(dir, 'far-out')], /^error: out\/test-far\/far\.json: its capture sits 9,226,\d{3} m from the origin, where float32 splats lose precision; keep the scene local .*georeference\.offset/],
     ['a suite file that does not validate', 'bench.ts', ['--suite', bad], /^error: .*bad-suite\.json: 0\.id: .*expected string/],
@@ -51,6 +56,11 @@ describe('user errors on the command line', () => {
     ['an unknown arena agent', 'arena.ts', ['--agent', 'oracle', 'gpt9'], /^error: --agent gpt9: unknown agent \(expected one of oracle, random, ocr, openai:MODEL, remote\)$/],
     ['an arena --api-base that is not a URL', 'arena.ts', ['--agent', 'openai:m', '--api-base', 'localhost:8000'], /^error: --api-base localhost:8000: expected an http\(s\) URL such as http:\/\/127\.0\.0\.1:8000\/v1$/],
     ['an unknown arena condition', 'arena.ts', ['--conditions', 'dusk,snow'], /^error: --conditions: unknown condition 'snow': expected day, dusk, night, fog, rain/],
+    ['an arena suite that is a folder', 'arena.ts', ['--suite', dir], /^error: --suite .*: a folder, not a task file$/],
+    ['an arena task whose start is not on the network', 'arena.ts', ['--suite', badStart, '--out', join(dir, 'bad-start-out')], /^error: .*bad-start\.json: tasks\.0\.start: 0–999999 is not an edge of world 1's pedestrian network/],
+    ['an arena task scored against its family', 'arena.ts', ['--suite', wrongScoring], /^error: .*wrong-scoring\.json: tasks\.0\.truth\.scoring: localization is scored by exact_match, not coordinate_match$/],
+    ['an arena --out that cannot be created', 'arena.ts', ['--family', 'count', '--out', '/dev/null/x'], /^error: --out \/dev\/null\/x: cannot create it \(\/dev\/null is not a folder\)$/],
+    ['an openai agent without a model', 'arena.ts', ['--agent', 'openai:'], /^error: --agent openai:: give the model name, e\.g\. openai:gpt-5$/],
     ['a malformed arena --shard', 'arena.ts', ['--shard', '3/2'], /^error: --shard 3\/2: expected i\/n with 1 <= i <= n/],
     ['an arena suite that does not exist', 'arena.ts', ['--suite', 'nowhere.json'], /^error: --suite nowhere\.json: not a suite \(cityarena\) and no such task file$/],
     ['arena task generation without --out', 'arena-tasks.ts', ['--suite', 'cityarena'], /^error: --out FILE is required to generate a suite \(or pass --stats\)$/],
