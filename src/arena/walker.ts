@@ -255,7 +255,7 @@ export class NetworkWalker {
         const camera = this.cameraYaw;
         const d = Math.abs(wrap(this.travelYaw - camera));
         if (d > BRANCH_CONE) {
-          // Pretend to arrive at n along the edge behind so that leave() does not pick the way back.
+          // The camera faces another branch: take the edge nearest it within the cone (or stop).
           const options = this.adj[n]
             .map((e) => ({ e, d: Math.abs(wrap(this.dirYaw(n, e.to) - camera)) }))
             .filter((c) => c.d <= BRANCH_CONE)
@@ -263,6 +263,7 @@ export class NetworkWalker {
           if (options.length === 0) { stop = 'no-path-ahead'; break; }
           const to = options[0].e.to;
           this.s = { from: n, to, offset: 0, viewYaw: wrap(camera - this.dirYaw(n, to)), pitch: this.s.pitch };
+          continue; // the new edge's length
         }
       }
       const step = Math.min(left, len - this.s.offset);
