@@ -207,6 +207,15 @@ export class NetworkWalker {
     this.s = { from: this.s.to, to: this.s.from, offset: len - this.s.offset, viewYaw: wrap(this.s.viewYaw + Math.PI), pitch: this.s.pitch };
   }
 
+  /** Of `edges` leaving waypoint n, the one most nearly in the camera's direction within {@link BRANCH_CONE} (ties by waypoint), or undefined. */
+  private nearestToCamera(n: number, edges: readonly NavNeighbour[]): NavNeighbour | undefined {
+    const camera = this.cameraYaw;
+    return edges
+      .map((e) => ({ e, d: Math.abs(wrap(this.dirYaw(n, e.to) - camera)) }))
+      .filter((c) => c.d <= BRANCH_CONE)
+      .sort((a, b) => a.d - b.d || a.e.to - b.e.to)[0]?.e;
+  }
+
   /**
    * At a waypoint where the current edge ends, moves onto the edge to leave by: the other edge of a
    * plain waypoint, the edge nearest the camera's direction at a branch (within BRANCH_CONE).
@@ -218,12 +227,7 @@ export class NetworkWalker {
     const out = this.adj[n].filter((e) => e.to !== back);
     let next: NavNeighbour | undefined;
     if (this.adj[n].length === 2 && !atBranchStart) next = out[0];
-    else {
-      next = out
-        .map((e) => ({ e, d: Math.abs(wrap(this.dirYaw(n, e.to) - camera)) }))
-        .filter((c) => c.d <= BRANCH_CONE)
-        .sort((a, b) => a.d - b.d || a.e.to - b.e.to)[0]?.e;
-    }
+    else next = this.nearestToCamera(n, out);
     if (!next) return false;
     this.s = { from: n, to: next.to, offset: 0, viewYaw: wrap(camera - this.dirYaw(n, next.to)), pitch: this.s.pitch };
     return true;
@@ -256,12 +260,9 @@ export class NetworkWalker {
         const d = Math.abs(wrap(this.travelYaw - camera));
         if (d > BRANCH_CONE) {
           // The camera faces another branch: take the edge nearest it within the cone (or stop).
-          const options = this.adj[n]
-            .map((e) => ({ e, d: Math.abs(wrap(this.dirYaw(n, e.to) - camera)) }))
-            .filter((c) => c.d <= BRANCH_CONE)
-            .sort((a, b) => a.d - b.d || a.e.to - b.e.to);
-          if (options.length === 0) { stop = 'no-path-ahead'; break; }
-          const to = options[0].e.to;
+          const nearest = this.nearestToCamera(n, this.adj[n]);
+          if (!nearest) { stop = 'no-path-ahead'; break; }
+          const to = nearest.to;
           this.s = { from: n, to, offset: 0, viewYaw: wrap(camera - this.dirYaw(n, to)), pitch: this.s.pitch };
           continue; // the new edge's length
         }

@@ -111,7 +111,7 @@ export function writeDirections(w: TaskWorld, path: readonly number[], target: L
       const passed = passes.filter((p) => p > since + INTERSECTION_REACH && p < e.s - INTERSECTION_REACH).length;
       const next = events[k + 1];
       const crossing = next && next.kind === 'cross' && next.s - e.s < 10 ? next : null;
-      let text = atJunction ? `Turn ${e.dir} at the ${passed === 0 ? 'first' : ordinal(passed + 1)} intersection` : `Turn ${e.dir}`;
+      let text = atJunction ? `Turn ${e.dir} at the ${ordinal(passed + 1)} intersection` : `Turn ${e.dir}`;
       if (crossing) {
         text += ` and cross ${crossing.street}`;
         k++;
