@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { generateWorld } from '../world/world';
 import { isWalkable, lineClearOfObstacles } from '../world/queries';
 import { FreeWalker, SPRINT_SPEED } from './free-walker';
-import { applyFirstPersonAction, applyMapAction, initialMapView, parseUrbanGroundAction } from './urbanground-actions';
+import { applyFirstPersonAction, applyMapAction, initialMapView, parseUrbanGroundAction } from './control/actions';
 import { WALK_SPEED } from './walker';
 
 const world = generateWorld({ seed: 1, size: 400 });

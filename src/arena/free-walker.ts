@@ -128,6 +128,20 @@ export class FreeWalker {
     return { distance, seconds, blockedBy };
   }
 
+  /**
+   * Puts the avatar at `position` (heading `yaw`, rad, or kept), as a teleport: no time passes, no
+   * contact is counted, and the counters stay.
+   *
+   * @throws RangeError when the spot is inside a building or prop or outside the world (the avatar stays).
+   */
+  teleport(position: Vec2, yaw = this.s.yaw): void {
+    const hit = this.overlap(position, []);
+    if (hit && hit !== 'pedestrian') throw new RangeError(`(${position[0].toFixed(2)}, ${position[1].toFixed(2)}) is ${hit === 'edge' ? 'outside the world' : `inside a ${hit}`}`);
+    this.s.position = [position[0], position[1]];
+    this.s.yaw = wrap(yaw);
+    this.touching = { building: false, pedestrian: false };
+  }
+
   /** Turns the camera `yawDeg` degrees to the right (UrbanGround's sign) and tilts it `pitchDeg` up, clamped. */
   look(yawDeg: number, pitchDeg: number): void {
     if (!Number.isFinite(yawDeg) || !Number.isFinite(pitchDeg)) throw new RangeError(`look: yaw ${yawDeg}, pitch ${pitchDeg} are not angles`);

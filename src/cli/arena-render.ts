@@ -19,6 +19,7 @@ import type { LabelCanvas } from '../world/map-labels';
 import type { World } from '../world/world';
 import type { Conditions } from '../world/conditions';
 import type { Harness } from '../tools/browser-harness';
+import type { FrameEncoding } from '../gpu/view-session';
 import { registerLabelFont, LABEL_FONT_FAMILY } from './map-labels';
 
 /** First-person camera of the arena agent: image size, pixels, and vertical field of view, degrees. */
@@ -67,13 +68,11 @@ export class ArenaImageRenderer {
     return opened.session;
   }
 
-  /** PNG of the view from `pose`. */
-  async view(pose: { eye: [number, number, number]; target: [number, number, number] }): Promise<Uint8Array> {
+  /** The view from `pose` as a PNG (or JPEG with `encoding`), encoded in the page. */
+  async view(pose: { eye: [number, number, number]; target: [number, number, number] }, encoding: FrameEncoding = { format: 'png' }): Promise<Uint8Array> {
     const session = await this.ensureView(pose);
-    const f = await this.h.call('renderViewFrame', { session, orbitDeg: 0, pose });
-    const rgba = Buffer.from(f.rgbaBase64, 'base64');
-    for (let i = 3; i < rgba.length; i += 4) rgba[i] = 255;
-    return encodePng(f.width, f.height, rgba);
+    const f = await this.h.call('renderViewFrame', { session, orbitDeg: 0, pose, encode: encoding });
+    return new Uint8Array(Buffer.from(f.encodedBase64 ?? '', 'base64'));
   }
 
   /**

@@ -30,11 +30,20 @@ export interface ViewSource {
   destroy(): void;
 }
 
-/** A frame sent back to the CLI: RGBA8 pixels (base64, alpha as rendered) and its camera. */
+/** An image encoding done in the page (the browser's own PNG/JPEG encoder): format and JPEG quality, 0–1. */
+export interface FrameEncoding {
+  format: 'png' | 'jpeg';
+  quality?: number;
+}
+
+/** A frame sent back to the CLI: RGBA8 pixels (base64, alpha as rendered), or the encoded image when asked for one, and its camera. */
 export interface ViewFrameResult {
   width: number;
   height: number;
+  /** RGBA8 pixels, base64; empty when `encoded` is set. */
   rgbaBase64: string;
+  /** The frame as a PNG or JPEG file (opaque: alpha forced to 1), base64, when the request asked for an encoding. */
+  encodedBase64?: string;
   camera: PinholeCamera;
   splatCount: number;
   chunkCount: number;
@@ -70,7 +79,7 @@ function session(id: number) {
  *
  * @throws Error for a closed session; the device-loss message; whatever the renderer throws.
  */
-export async function renderViewFrame(req: { session: number; orbitDeg: number; pose?: { eye: Vec3; target: Vec3 } }): Promise<ViewFrameResult> {
+export async function renderViewFrame(req: { session: number; orbitDeg: number; pose?: { eye: Vec3; target: Vec3 }; encode?: FrameEncoding }): Promise<ViewFrameResult> {
   const { acquired, source } = session(req.session);
   const t0 = performance.now();
   const first = source.cameraAt(req.orbitDeg);
@@ -78,7 +87,25 @@ export async function renderViewFrame(req: { session: number; orbitDeg: number; 
   const frame = await raceDeviceLoss(acquired, source.render(camera));
   const rgba = toRgba8(frame.pixels);
   const renderMs = performance.now() - t0;
-  return { width: camera.width, height: camera.height, rgbaBase64: toBase64(rgba), camera, splatCount: frame.splatCount, chunkCount: frame.chunkCount, coveredPixels: frame.coveredPixels, renderMs };
+  const base = { width: camera.width, height: camera.height, camera, splatCount: frame.splatCount, chunkCount: frame.chunkCount, coveredPixels: frame.coveredPixels, renderMs };
+  if (!req.encode) return { ...base, rgbaBase64: toBase64(rgba) };
+  return { ...base, rgbaBase64: '', encodedBase64: toBase64(await encodeFrame(rgba, camera.width, camera.height, req.encode)) };
+}
+
+/**
+ * Encodes RGBA8 pixels (top row first) as an opaque PNG or JPEG with the browser's encoder
+ * (`OffscreenCanvas.convertToBlob`): far less to send back than the raw pixels.
+ */
+async function encodeFrame(rgba: Uint8Array | Uint8ClampedArray, width: number, height: number, e: FrameEncoding): Promise<Uint8Array> {
+  const px = new Uint8ClampedArray(rgba.length);
+  px.set(rgba);
+  for (let i = 3; i < px.length; i += 4) px[i] = 255;
+  const canvas = new OffscreenCanvas(width, height);
+  const ctx = canvas.getContext('2d');
+  if (!ctx) throw new Error('renderViewFrame: no 2D canvas to encode the frame');
+  ctx.putImageData(new ImageData(px, width, height), 0, 0);
+  const blob = await canvas.convertToBlob({ type: e.format === 'png' ? 'image/png' : 'image/jpeg', quality: e.quality });
+  return new Uint8Array(await blob.arrayBuffer());
 }
 
 /** Frees an open view's renderer and device (a closed or unknown session is a no-op). */

@@ -1,0 +1,152 @@
+/**
+ * Tasks the control API can enter: Curbside's own arena tasks (by their ids) and UrbanGround task
+ * files (`task/<ID>.json` in their schema, `AgentEvaluation/tasks/base.py` of `UrbanGround/UrbanGround`:
+ * a plain object, or one wrapped as `{"task": {…}}`, with `id`, numeric `type`, WGS84 points
+ * `{lat, lon, height, yaw, label}` and the fields of its kind). Both become a {@link ControlTask}:
+ * a start on the world's ground, labelled end points and the closure count.
+ *
+ * UrbanGround's id prefixes and numeric types (their `registry.py`): LQ 7 landmark QA, OQ 8
+ * orientation QA, SQ 9 spatial (active-exploration) QA, SN 0 short navigation, LN 2 long
+ * navigation, IN 10 instruction navigation, CN 11 constrained navigation, II 12 implicit intent,
+ * DCR 12 dynamic closure replanning, SF 5 time-window scheduling, MP 13 multi-stop routes, PS 3
+ * place search.
+ */
+import { z } from 'zod';
+import type { Vec2 } from '../../world/geometry';
+import type { World } from '../../world/world';
+import { type Georeference, geodeticToWorld, headingToYaw } from '../../world/georef';
+import { UserError } from '../../core/user-error';
+import type { ArenaTask } from '../task';
+import type { ControlTask } from './session';
+
+/** What `arena:export` writes beside the task files: the world and georeference they were made in. */
+export interface ExportManifest {
+  format: 'curbside-urbanground-export';
+  version: 1;
+  world: { seed: number; size: number };
+  georeference: Georeference;
+  suite: string;
+}
+
+/** UrbanGround's task kinds: id prefix → numeric type and type name. */
+export const URBANGROUND_TYPES: Readonly<Record<string, { type: number; name: string }>> = {
+  LQ: { type: 7, name: 'LandmarkQA' },
+  OQ: { type: 8, name: 'OrientationQA' },
+  SQ: { type: 9, name: 'SpatialQA' },
+  SN: { type: 0, name: 'ShortNav' },
+  LN: { type: 2, name: 'LongNav' },
+  IN: { type: 10, name: 'InstructionNav' },
+  CN: { type: 11, name: 'ConstrainedNav' },
+  II: { type: 12, name: 'ImplicitIntentNav' },
+  DCR: { type: 12, name: 'DynamicClosureNav' },
+  SF: { type: 5, name: 'ScheduleWindowNav' },
+  MP: { type: 13, name: 'MultipointNav' },
+  PS: { type: 3, name: 'PlaceSearch' },
+};
+
+/** A task file that is not a valid UrbanGround task: names the file and the field. */
+export class UrbanGroundTaskError extends UserError {}
+
+const GeoPointSchema = z.object({
+  lat: z.number().min(-90).max(90),
+  lon: z.number().min(-180).max(180),
+  height: z.number().optional(),
+  /** Compass heading, degrees. */
+  yaw: z.number().optional(),
+  label: z.string().optional(),
+}).passthrough();
+
+/** The fields Curbside reads; the rest of the document is kept as it is. */
+const UrbanGroundTaskSchema = z.object({
+  id: z.string().min(1).max(200),
+  type: z.number().int(),
+  description: z.string().optional(),
+  startPoint: GeoPointSchema.optional(),
+  endPoint: GeoPointSchema.optional(),
+  qaStartPoint: GeoPointSchema.optional(),
+  exploreStart: GeoPointSchema.optional(),
+  scheduleStart: GeoPointSchema.optional(),
+  multiRouteStart: GeoPointSchema.optional(),
+  searchOrigin: GeoPointSchema.optional(),
+  qaOptions: z.array(z.object({ text: z.string().min(1) }).passthrough()).length(4).optional(),
+  qaAnswerIndex: z.number().int().min(0).max(3).optional(),
+  restrictedZones: z.array(z.object({ label: z.string().optional(), vertices: z.array(z.object({ lat: z.number(), lon: z.number() }).passthrough()).min(2) }).passthrough()).optional(),
+  schedule: z.array(z.object({ target: GeoPointSchema }).passthrough()).optional(),
+  multiRouteTargets: z.array(z.object({ point: GeoPointSchema }).passthrough()).optional(),
+}).passthrough();
+
+/** An UrbanGround task document (the fields Curbside reads; others kept). */
+export type UrbanGroundTask = z.infer<typeof UrbanGroundTaskSchema>;
+
+const START_FIELDS = ['startPoint', 'qaStartPoint', 'exploreStart', 'scheduleStart', 'multiRouteStart', 'searchOrigin'] as const;
+
+/**
+ * Parses an UrbanGround task file's text.
+ *
+ * @throws UrbanGroundTaskError naming `file` and the field (bad JSON, a missing id or start point, a point out of range).
+ */
+export function parseUrbanGroundTask(file: string, text: string): UrbanGroundTask {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (e) {
+    throw new UrbanGroundTaskError(`${file}: not JSON (${(e as Error).message})`);
+  }
+  if (json && typeof json === 'object' && 'task' in json && typeof (json as { task: unknown }).task === 'object') json = (json as { task: unknown }).task;
+  const r = UrbanGroundTaskSchema.safeParse(json);
+  if (!r.success) {
+    const i = r.error.issues[0];
+    throw new UrbanGroundTaskError(`${file}: ${i.path.join('.') || 'task'}: ${i.message}`);
+  }
+  if (!START_FIELDS.some((f) => r.data[f])) throw new UrbanGroundTaskError(`${file}: no start point (expected one of ${START_FIELDS.join(', ')})`);
+  return r.data;
+}
+
+/** The kind of an UrbanGround id (its prefix before the first `-`), or null for an unknown prefix. */
+export function urbanGroundKind(id: string): { prefix: string; type: number; name: string } | null {
+  const prefix = id.split('-')[0];
+  const k = URBANGROUND_TYPES[prefix];
+  return k ? { prefix, ...k } : null;
+}
+
+/**
+ * The control task of an UrbanGround task document, placed in the world by `georef`.
+ *
+ * @throws UrbanGroundTaskError naming `file` when the start lies outside the world.
+ */
+export function controlTaskFromUrbanGround(world: World, georef: Georeference, doc: UrbanGroundTask, file: string): ControlTask {
+  const toWorld = (p: { lat: number; lon: number; height?: number }): Vec2 => {
+    const q = geodeticToWorld(georef, { lat: p.lat, lon: p.lon, height: p.height ?? georef.height });
+    return [q[0], q[1]];
+  };
+  const startField = START_FIELDS.find((f) => doc[f]) as (typeof START_FIELDS)[number];
+  const start = doc[startField] as NonNullable<UrbanGroundTask['startPoint']>;
+  const position = toWorld(start);
+  const b = world.bounds;
+  if (!(position[0] >= b[0] && position[0] <= b[2] && position[1] >= b[1] && position[1] <= b[3])) {
+    throw new UrbanGroundTaskError(`${file}: ${startField} ${start.lat}, ${start.lon} lies ${Math.round(Math.hypot(position[0], position[1]))} m from the world's origin, outside the world (is the georeference the one the tasks were made with?)`);
+  }
+  const ends: { label: string; position: Vec2 }[] = [];
+  if (doc.endPoint) ends.push({ label: doc.endPoint.label ?? 'Destination', position: toWorld(doc.endPoint) });
+  for (const [k, s] of (doc.schedule ?? []).entries()) ends.push({ label: s.target.label ?? `Appointment ${k + 1}`, position: toWorld(s.target) });
+  for (const [k, m] of (doc.multiRouteTargets ?? []).entries()) ends.push({ label: m.point.label ?? `Stop ${k + 1}`, position: toWorld(m.point) });
+  const kind = urbanGroundKind(doc.id);
+  return {
+    id: doc.id, type: doc.type, typeName: kind?.name ?? `type ${doc.type}`,
+    start: { position, yaw: headingToYaw(start.yaw ?? 0) },
+    endPoints: ends, restrictedZones: doc.restrictedZones?.length ?? 0, conditions: null, document: doc,
+  };
+}
+
+/** The control task of an arena task: its start node facing its first edge, its goal (coordinate tasks) as the end point. */
+export function controlTaskFromArena(world: World, task: ArenaTask): ControlTask {
+  const p = world.nav.nodes[task.start.node];
+  const q = world.nav.nodes[task.start.towards];
+  const t = task.truth;
+  return {
+    id: task.id, type: null, typeName: task.family,
+    start: { position: [p[0], p[1]], yaw: Math.atan2(q[1] - p[1], q[0] - p[0]) },
+    endPoints: t.scoring === 'coordinate_match' && task.map?.goal ? [{ label: 'Goal', position: t.goal }] : [],
+    restrictedZones: 0, conditions: null, document: task,
+  };
+}

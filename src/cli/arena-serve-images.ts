@@ -1,0 +1,105 @@
+/**
+ * The screenshots of `arena:serve` (src/arena/control/http.ts): the avatar's first-person view,
+ * rendered by the headless page under the session's time of day and weather, or, while the map is
+ * open, the map view (north-up, top-down: the focus and span of `map_pan`/`map_zoom`, the avatar's
+ * marker, the selected point, the `navigate` route, street and place labels). JPEG or PNG.
+ *
+ * One open world view per image size and look, kept (at most {@link MAX_VIEWS}, least recently used
+ * closed); the look's time is rounded to {@link LOOK_STEP_MINUTES} so a walking clock does not
+ * reopen views.
+ */
+import * as PImage from 'pureimage';
+import jpeg from 'jpeg-js';
+import type { ControlImages, ScreenshotRequest } from '../arena/control/http';
+import type { ControlSession } from '../arena/control/session';
+import { EYE_HEIGHT } from '../arena/episode';
+import { decorateArenaMap } from '../arena/map-images';
+import { renderWorldMap, type MapAgent, type MapImage } from '../world/map-render';
+import type { Conditions } from '../world/conditions';
+import type { LabelCanvas } from '../world/map-labels';
+import type { Harness } from '../tools/browser-harness';
+import { encodePng } from './arena-render';
+import { LABEL_FONT_FAMILY, registerLabelFont } from './map-labels';
+
+/** Open world views kept at once. */
+export const MAX_VIEWS = 3;
+/** Rendering resolution of the clock, minutes. */
+export const LOOK_STEP_MINUTES = 30;
+
+/** `conditions` with its time rounded down to {@link LOOK_STEP_MINUTES}. */
+export function renderLook(c: Conditions): Conditions {
+  const [h, m] = c.time.split(':').map(Number);
+  const minutes = Math.floor((h * 60 + m) / LOOK_STEP_MINUTES) * LOOK_STEP_MINUTES;
+  return { ...c, time: `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}` };
+}
+
+/** Encodes RGBA8 pixels as PNG or JPEG (quality 1–100). */
+export function encodeImage(img: { width: number; height: number; data: Uint8Array | Uint8ClampedArray }, format: 'png' | 'jpeg', quality: number): Uint8Array {
+  if (format === 'png') return encodePng(img.width, img.height, img.data);
+  return new Uint8Array(jpeg.encode({ width: img.width, height: img.height, data: Buffer.from(img.data.buffer, img.data.byteOffset, img.data.byteLength) }, quality).data);
+}
+
+/** The open map of a session as an image of `width`×`height` pixels (see the module comment). */
+export function controlMapImage(session: ControlSession, width: number, height: number): MapImage {
+  const { view, route } = session.mapView;
+  const [cx, cy] = view.centre;
+  // The span covers the shorter side; the longer side shows more.
+  const hy = width >= height ? view.halfSpan : (view.halfSpan * height) / width;
+  const hx = (hy * width) / height;
+  const pose = session.cameraPose(EYE_HEIGHT);
+  const agents: MapAgent[] = [{ position: session.position, yaw: pose.yaw, radius: 6, color: [255, 140, 0, 255] }];
+  if (view.selected) agents.push({ position: view.selected, radius: 5, color: [220, 30, 30, 255] });
+  const img = renderWorldMap(session.world, { widthPx: width, heightPx: height, bounds: [cx - hx, cy - hy, cx + hx, cy + hy], agents, ...(route ? { route } : {}) });
+  registerLabelFont();
+  const bmp = PImage.make(img.width, img.height);
+  bmp.data.set(img.data);
+  decorateArenaMap(bmp.getContext('2d') as unknown as LabelCanvas, img, session.inventory, { bounds: [cx - hx, cy - hy, cx + hx, cy + hy], sizePx: width, agents, grid: 0 }, `'${LABEL_FONT_FAMILY}'`);
+  img.data.set(bmp.data);
+  return img;
+}
+
+/** Screenshots through the headless page (see the module comment). */
+export class ServeImages implements ControlImages {
+  private readonly views = new Map<string, number>();
+  /** Milliseconds the last view opening took (world generation and the first bake in the page). */
+  lastOpenMs = 0;
+
+  /** @param fovYDeg vertical field of view of the first-person camera, degrees. */
+  constructor(private readonly h: Harness, private readonly fovYDeg: number) {}
+
+  private async viewFor(session: ControlSession, width: number, height: number, look: Conditions, pose: { eye: [number, number, number]; target: [number, number, number] }): Promise<number> {
+    const key = `${width}x${height}|${look.time}|${look.weather}`;
+    const open = this.views.get(key);
+    if (open !== undefined) {
+      this.views.delete(key);
+      this.views.set(key, open);
+      return open;
+    }
+    while (this.views.size >= MAX_VIEWS) {
+      const [oldKey, oldSession] = this.views.entries().next().value as [string, number];
+      this.views.delete(oldKey);
+      await this.h.call('closeView', { session: oldSession });
+    }
+    const t0 = performance.now();
+    const opened = await this.h.call('openWorldView', { seed: session.world.seed, worldSize: session.world.size, width, height, fovYDeg: this.fovYDeg, eye: pose.eye, target: pose.target, up: [0, 0, 1], conditions: look });
+    this.lastOpenMs = performance.now() - t0;
+    this.views.set(key, opened.session);
+    return opened.session;
+  }
+
+  async screenshot(session: ControlSession, r: ScreenshotRequest): Promise<Uint8Array> {
+    if (session.mapView.view.open) return encodeImage(controlMapImage(session, r.width, r.height), r.format, r.quality);
+    const p = session.cameraPose(EYE_HEIGHT);
+    const [x, y, z] = p.eye;
+    const pose = { eye: p.eye, target: [x + Math.cos(p.yaw) * Math.cos(p.pitch), y + Math.sin(p.yaw) * Math.cos(p.pitch), z + Math.sin(p.pitch)] as [number, number, number] };
+    const view = await this.viewFor(session, r.width, r.height, renderLook(session.conditions()), pose);
+    const f = await this.h.call('renderViewFrame', { session: view, orbitDeg: 0, pose, encode: { format: r.format, quality: r.quality / 100 } });
+    return new Uint8Array(Buffer.from(f.encodedBase64 ?? '', 'base64'));
+  }
+
+  /** Closes every open view. */
+  async close(): Promise<void> {
+    for (const v of this.views.values()) await this.h.call('closeView', { session: v }).catch(() => {});
+    this.views.clear();
+  }
+}
