@@ -19,7 +19,7 @@ import type { World } from '../world/world';
 import { actionKey, actionText, applyAction, type ArenaAction } from './actions';
 import { NetworkWalker, type BranchOption } from './walker';
 import type { ArenaTask } from './task';
-import { coordinateMatch, exactMatchGrid, fuzzyMatch, meanRelativeAccuracy, parseCountAnswer } from './scoring';
+import { coordinateMatch, exactMatchGrid, fuzzyMatch, meanRelativeAccuracy, parseChoiceAnswer, parseCountAnswer } from './scoring';
 
 /** Consecutive non-moving repeats of one action token that end an episode (360CityArena: 20). */
 export const STAGNATION_LIMIT = 20;
@@ -29,7 +29,7 @@ export const STAGNATION_EPSILON = 0.05;
 export const EYE_HEIGHT = 1.6;
 
 /** How an episode ended. */
-export type EpisodeStatus = 'answered' | 'step_limit' | 'stagnation' | 'agent_error' | 'env_error';
+export type EpisodeStatus = 'answered' | 'arrived' | 'terminated' | 'step_limit' | 'stagnation' | 'agent_error' | 'env_error';
 
 /** What the agent is told at a step (never coordinates). */
 export interface ArenaObservation {
@@ -82,12 +82,17 @@ export type NameList = readonly string[];
 /**
  * The score of an answer to `task` (0 unless `status` is answered): exact grid match, coordinate
  * match of the final position, mean relative accuracy of a count, or fuzzy match of a name against
- * the truth and its aliases with a margin over `others` (scoring.ts).
+ * the truth and its aliases with a margin over `others` (scoring.ts); UrbanGround's multiple choice
+ * (the letter of the right option) and arrival (within the radius where the episode ends, whatever
+ * ended it but a failure).
  */
 export function scoreTask(task: ArenaTask, status: EpisodeStatus, answer: string | null, finalPosition: Vec2, others: NameList): number {
-  if (status !== 'answered' || answer === null) return 0;
   const t = task.truth;
+  // UrbanGround's navigation scores where the avatar is when the episode ends, however it ended (but a failure).
+  if (t.scoring === 'arrival') return status === 'agent_error' || status === 'env_error' ? 0 : coordinateMatch(finalPosition, t.goal, t.radius);
+  if (status !== 'answered' || answer === null) return 0;
   switch (t.scoring) {
+    case 'choice': return parseChoiceAnswer(answer) === t.answer ? 1 : 0;
     case 'exact_match': return exactMatchGrid(answer, t.cell);
     case 'coordinate_match': return coordinateMatch(finalPosition, t.goal, t.epsilon);
     case 'mra': {

@@ -6,7 +6,7 @@
  * lowest scores first. HTML with inline SVG, no scripts.
  */
 import type { ArenaRecord } from './run-episode';
-import { FAMILY_GROUPS, FAMILY_LABELS, type AgentSummary } from './summary';
+import { FAMILY_GROUPS, FAMILY_LABELS, shownFamilies, type AgentSummary } from './summary';
 import type { ArenaTask } from './task';
 import { DIFFICULTIES } from './task';
 
@@ -23,16 +23,19 @@ const pct = (v: number | null) => (v === null ? '–' : v.toFixed(1));
 const COLORS = ['#1f77b4', '#ff7f0e', '#2ca02c', '#d62728', '#9467bd', '#8c564b'];
 
 function table2(rows: readonly AgentSummary[]): string {
-  const groups = FAMILY_GROUPS.map((g) => `<th colspan="${g.families.length}">${g.group}</th>`).join('');
-  const fams = FAMILY_GROUPS.flatMap((g) => g.families);
+  const fams = shownFamilies(rows);
+  const groups = FAMILY_GROUPS.map((g) => [g.group, g.families.filter((f) => fams.includes(f)).length] as const)
+    .filter(([, n]) => n > 0)
+    .map(([group, n]) => `<th colspan="${n}">${group}</th>`)
+    .join('');
   const head = fams.map((f) => `<th>${FAMILY_LABELS[f]}</th>`).join('');
   const body = rows.map((r) => `<tr><td>${esc(r.agent)}</td>${fams.map((f) => `<td>${pct(r.families[f])}</td>`).join('')}<td><b>${pct(r.overall)}</b></td></tr>`).join('');
   return `<table><tr><th rowspan="2">agent</th>${groups}<th rowspan="2">overall</th></tr><tr>${head}</tr>${body}</table>`;
 }
 
-/** Figure 4: one panel per family, bars per difficulty and agent, percent. */
+/** Figure 4: one panel per family with episodes, bars per difficulty and agent, percent. */
 function figure4(rows: readonly AgentSummary[]): string {
-  const fams = FAMILY_GROUPS.flatMap((g) => g.families);
+  const fams = shownFamilies(rows);
   const W = 190;
   const H = 150;
   const panels = fams.map((f, k) => {

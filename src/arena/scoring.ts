@@ -97,6 +97,16 @@ export function coordinateMatch(pred: readonly [number, number], truth: readonly
 // mean_relative_accuracy
 
 /**
+ * The option an UrbanGround multiple-choice answer names (0 = A … 3 = D), read as their harness
+ * does (`AgentEvaluation/tasks/qa.py`): trimmed and upper-cased, the whole answer must be a letter
+ * A–D, optionally after "OPTION" ("b", "Option C" are read; "B." and "B) bakery" are not).
+ */
+export function parseChoiceAnswer(text: string): number | null {
+  const m = /^(?:OPTION\s*)?([A-D])$/.exec(text.trim().toUpperCase());
+  return m ? m[1].charCodeAt(0) - 65 : null;
+}
+
+/**
  * Mean relative accuracy of a numerical estimate:
  * MRA = (1/10) Σ_{θ ∈ C} 1[ |ŷ − y| / y < 1 − θ ],  C = {0.50, 0.55, …, 0.95}.
  * So a relative error of 0.1 scores 0.8 (it passes θ = 0.50 … 0.85), and a relative error of

@@ -4,18 +4,22 @@
  * unweighted mean of the families), per difficulty × agent (their Figure 4), and how episodes ended.
  */
 import type { ArenaRecord } from './run-episode';
-import { CITYARENA_FAMILIES, DIFFICULTIES, type CityArenaFamily, type Difficulty } from './task';
+import { ARENA_FAMILIES, DIFFICULTIES, type ArenaFamily, type Difficulty } from './task';
 
 /** Table 2's column groups, in order (paper §3.2 and §5.1). */
-export const FAMILY_GROUPS: { group: string; families: CityArenaFamily[] }[] = [
+export const FAMILY_GROUPS: { group: string; families: ArenaFamily[] }[] = [
   { group: 'Environment Understanding', families: ['localization', 'landmark-language', 'landmark-image'] },
   { group: 'Path Reasoning', families: ['map-navigation', 'vln'] },
   { group: 'Spatial Reasoning', families: ['count', 'relational'] },
+  // UrbanGround's ladder (paper §3.5).
+  { group: 'L1 Local understanding', families: ['landmark-qa'] },
+  { group: 'L2 Explicit navigation', families: ['short-navigation'] },
 ];
 
 /** Short column names as the paper prints them. */
-export const FAMILY_LABELS: Record<CityArenaFamily, string> = {
+export const FAMILY_LABELS: Record<ArenaFamily, string> = {
   localization: 'Loc', 'landmark-language': 'Landmark (Lang)', 'landmark-image': 'Landmark (Img)', 'map-navigation': 'Map Nav', vln: 'VLN', count: 'Obj Count', relational: 'Rel Reason',
+  'landmark-qa': 'LQ', 'short-navigation': 'SN',
 };
 
 /** One agent's row. */
@@ -23,13 +27,13 @@ export interface AgentSummary {
   agent: string;
   episodes: number;
   /** Mean score per family, percent (null: no episode of the family). */
-  families: Record<CityArenaFamily, number | null>;
+  families: Record<ArenaFamily, number | null>;
   /** Unweighted mean of the families present, percent. */
   overall: number | null;
   /** Mean score per difficulty, percent. */
   difficulties: Record<Difficulty, number | null>;
   /** Mean score per family × difficulty, percent. */
-  cells: Record<CityArenaFamily, Record<Difficulty, number | null>>;
+  cells: Record<ArenaFamily, Record<Difficulty, number | null>>;
   statuses: Record<string, number>;
   steps: number;
   tokens: number;
@@ -44,7 +48,7 @@ export function summarise(records: readonly ArenaRecord[]): AgentSummary[] {
   return agents.map((agent) => {
     const mine = records.filter((r) => r.agent === agent);
     const score = (f: (r: ArenaRecord) => boolean) => mean(mine.filter(f).map((r) => r.score));
-    const families = Object.fromEntries(CITYARENA_FAMILIES.map((f) => [f, score((r) => r.family === f)])) as AgentSummary['families'];
+    const families = Object.fromEntries(ARENA_FAMILIES.map((f) => [f, score((r) => r.family === f)])) as AgentSummary['families'];
     const present = Object.values(families).filter((v): v is number => v !== null);
     const statuses: Record<string, number> = {};
     for (const r of mine) statuses[r.status] = (statuses[r.status] ?? 0) + 1;
@@ -52,15 +56,20 @@ export function summarise(records: readonly ArenaRecord[]): AgentSummary[] {
       agent, episodes: mine.length, families,
       overall: present.length ? Math.round((10 * present.reduce((a, b) => a + b, 0)) / present.length) / 10 : null,
       difficulties: Object.fromEntries(DIFFICULTIES.map((d) => [d, score((r) => r.difficulty === d)])) as AgentSummary['difficulties'],
-      cells: Object.fromEntries(CITYARENA_FAMILIES.map((f) => [f, Object.fromEntries(DIFFICULTIES.map((d) => [d, score((r) => r.family === f && r.difficulty === d)]))])) as AgentSummary['cells'],
+      cells: Object.fromEntries(ARENA_FAMILIES.map((f) => [f, Object.fromEntries(DIFFICULTIES.map((d) => [d, score((r) => r.family === f && r.difficulty === d)]))])) as AgentSummary['cells'],
       statuses, steps: mine.reduce((a, r) => a + r.steps, 0), tokens: mine.reduce((a, r) => a + r.tokens, 0), parseErrors: mine.reduce((a, r) => a + r.parseErrors, 0),
     };
   });
 }
 
+/** The families with an episode in any row, in table order (360CityArena's Table 2, then UrbanGround's ladder). */
+export function shownFamilies(rows: readonly AgentSummary[]): ArenaFamily[] {
+  return FAMILY_GROUPS.flatMap((g) => g.families).filter((f) => rows.some((r) => r.families[f] !== null));
+}
+
 /** The Table 2 view as aligned text (what `npm run arena` prints at the end). */
 export function summaryTable(rows: readonly AgentSummary[]): string {
-  const fams = FAMILY_GROUPS.flatMap((g) => g.families);
+  const fams = shownFamilies(rows);
   const head = ['agent', ...fams.map((f) => FAMILY_LABELS[f]), 'overall', 'easy', 'medium', 'hard'];
   const cell = (v: number | null) => (v === null ? '–' : v.toFixed(1));
   const body = rows.map((r) => [r.agent, ...fams.map((f) => cell(r.families[f])), cell(r.overall), ...DIFFICULTIES.map((d) => cell(r.difficulties[d]))]);

@@ -24,6 +24,25 @@ export const ARENA_TASKS_VERSION = 1;
 /** 360CityArena's seven task families (their ids 1xxx, 2xxx, 3xxx, 5xxx, 7xxx, 8xxx, 4xxx). */
 export const CITYARENA_FAMILIES = ['localization', 'landmark-language', 'landmark-image', 'map-navigation', 'vln', 'relational', 'count'] as const;
 export type CityArenaFamily = (typeof CITYARENA_FAMILIES)[number];
+/**
+ * UrbanGround's ladder families built so far (their task-type ids: LQ landmark QA, level 1; SN short
+ * navigation to a visible destination, level 2), played with UrbanGround's free moves.
+ */
+export const URBANGROUND_FAMILIES = ['landmark-qa', 'short-navigation'] as const;
+export type UrbanGroundFamily = (typeof URBANGROUND_FAMILIES)[number];
+/** Every arena family. */
+export const ARENA_FAMILIES = [...CITYARENA_FAMILIES, ...URBANGROUND_FAMILIES] as const;
+export type ArenaFamily = (typeof ARENA_FAMILIES)[number];
+/** UrbanGround's id prefix, numeric task type and ladder level per family. */
+export const URBANGROUND_FAMILY_KIND: Record<UrbanGroundFamily, { prefix: string; type: number; level: number }> = {
+  'landmark-qa': { prefix: 'LQ', type: 7, level: 1 },
+  'short-navigation': { prefix: 'SN', type: 0, level: 2 },
+};
+
+/** Whether a family is played with UrbanGround's free moves (else 360CityArena's tokens on the network). */
+export function isUrbanGroundFamily(family: string): family is UrbanGroundFamily {
+  return (URBANGROUND_FAMILIES as readonly string[]).includes(family);
+}
 export const DIFFICULTIES = ['easy', 'medium', 'hard'] as const;
 export type Difficulty = (typeof DIFFICULTIES)[number];
 
@@ -40,6 +59,10 @@ const TruthSchema = z.discriminatedUnion('scoring', [
   z.object({ scoring: z.literal('fuzzy_match'), name: z.string().min(1), aliases: z.array(z.string()) }),
   /** A count scored by mean relative accuracy. */
   z.object({ scoring: z.literal('mra'), count: z.number().int().nonnegative() }),
+  /** Four options (UrbanGround's `qaOptions`) and the right one's index (`qaAnswerIndex`, 0 = A); answered after exploring. */
+  z.object({ scoring: z.literal('choice'), options: z.array(z.string().min(1)).length(4), answer: z.number().int().min(0).max(3) }),
+  /** Success when the avatar is within `radius` metres of `goal` after any action (UrbanGround's arrival, 15 m). */
+  z.object({ scoring: z.literal('arrival'), goal: vec2, radius: z.number().positive(), label: z.string().min(1) }),
 ]);
 
 /** A map image handed to the agent with the task: a world region, its pixel size and what is drawn on it. */
@@ -57,7 +80,7 @@ const TaskMapSchema = z.object({
 const TaskSchema = z.object({
   /** Unique in the file: family prefix and number, e.g. `map-navigation-07`. */
   id: z.string().min(1),
-  family: z.enum(CITYARENA_FAMILIES),
+  family: z.enum(ARENA_FAMILIES),
   difficulty: z.enum(DIFFICULTIES),
   /** What the agent is told, verbatim. */
   instruction: z.string().min(1),
@@ -103,8 +126,9 @@ export type ArenaTask = z.infer<typeof TaskSchema>;
 export type ArenaTaskFile = z.infer<typeof TaskFileSchema>;
 
 /** How each family is scored (360CityArena §3.4). */
-export const FAMILY_SCORING: Record<CityArenaFamily, ArenaTruth['scoring']> = {
+export const FAMILY_SCORING: Record<ArenaFamily, ArenaTruth['scoring']> = {
   localization: 'exact_match', 'landmark-language': 'coordinate_match', 'landmark-image': 'coordinate_match', 'map-navigation': 'coordinate_match', vln: 'coordinate_match', relational: 'fuzzy_match', count: 'mra',
+  'landmark-qa': 'choice', 'short-navigation': 'arrival',
 };
 
 /**

@@ -22,7 +22,7 @@ import { controlTaskFromArena, controlTaskFromUrbanGround, type ExportManifest, 
 import { withHarness } from '../tools/browser-harness';
 import { resolveArenaSuite } from './arena-suite';
 import { ServeImages } from './arena-serve-images';
-import { ensureFolder, numberBetween, positiveInt, worldSize } from './parse';
+import { ensureFolder, nonNegativeInt, numberBetween, positiveInt, worldSize } from './parse';
 import { runCli } from './run-cli';
 
 const program = new Command('arena:serve')
@@ -33,12 +33,12 @@ const program = new Command('arena:serve')
   .option('--size <m>', 'world size, metres (with --world)', worldSize, 600)
   .option('--origin <lat,lon[,h]>', 'WGS84 position of the world origin (default: DIR/curbside.json\'s, else 47.3769,8.5417,408)')
   .option('--host <HOST>', 'interface to listen on (127.0.0.1: this machine only)', '127.0.0.1')
-  .option('--port <PORT>', "port (UrbanGround's is 8081; 0: any free one)", numberBetween(0, 65535), 8081)
+  .option('--port <PORT>', "port (UrbanGround's is 8081; 0: any free one)", nonNegativeInt(65535), 8081)
   .option('--token <T>', 'require Authorization: Bearer T on every request (at least 8 characters)')
   .option('--width <W>', 'default screenshot width, pixels', positiveInt(4096), 640)
   .option('--height <H>', 'default screenshot height, pixels', positiveInt(4096), 480)
   .option('--fov <DEG>', 'first-person vertical field of view, degrees', numberBetween(10, 150), 60)
-  .option('--driver-timeout <S>', 'seconds of silence after which a driver loses the avatar (its task recorded as aborted)', numberBetween(1, 86_400), 300)
+  .option('--driver-timeout <S>', 'seconds of silence after which a driver loses the avatar (its task recorded as aborted)', positiveInt(86_400), 900)
   .option('--out <DIR>', 'folder of the task records (serve-records.jsonl)', 'out/arena-serve')
   .option('--headed', 'show the browser window')
   .option('--gpu', "render with the machine's GPU instead of SwiftShader");
@@ -124,6 +124,8 @@ runCli(async () => {
         console.error('arena:serve: stopping');
         void server.close().then(() => images.close()).then(done, done);
       };
+      // Vite's SIGTERM handler and Playwright's would exit (143, 130) before the active task is recorded and the browser closed.
+      for (const signal of ['SIGINT', 'SIGTERM'] as const) process.removeAllListeners(signal);
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);
     });

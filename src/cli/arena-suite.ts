@@ -9,7 +9,7 @@ import { CliError } from '../core/user-error';
 /** Folder of the checked-in arena suites. */
 export const ARENA_SUITES_DIR = resolve(import.meta.dirname, '../../scenes/arena');
 /** Names of the checked-in suites. */
-export const ARENA_SUITES = ['cityarena'] as const;
+export const ARENA_SUITES = ['cityarena', 'urbanground'] as const;
 
 /**
  * The task file of a `--suite` value.

@@ -1,7 +1,8 @@
 /**
- * `npm run arena:tasks -- --suite cityarena [--world SEED] [--size M] --out FILE`: generates an arena
- * task suite deterministically from a world seed (Node only; every task proven solvable by the
- * oracle) and writes it (`src/arena/task.ts` format).
+ * `npm run arena:tasks -- --suite cityarena|urbanground [--world SEED] [--size M] --out FILE`:
+ * generates an arena task suite (360CityArena's families, or UrbanGround's ladder) deterministically
+ * from a world seed (Node only; every task proven solvable by the oracle) and writes it
+ * (`src/arena/task.ts` format).
  *
  * `npm run arena:tasks -- --stats [--suite cityarena|FILE] [--json FILE]`: prints, and writes as JSON,
  * the tasks per family × difficulty and each difficulty statistic beside 360CityArena's.
@@ -10,6 +11,7 @@ import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { CliError } from '../core/user-error';
 import { cityArenaSuite, CITYARENA_WORLD } from '../arena/generate/suite';
+import { urbanGroundSuite } from '../arena/generate/ladder';
 import { statisticsTable, suiteStatistics } from '../arena/generate/stats';
 import { parseTaskFile, taskFileText } from '../arena/task';
 import { dirname } from 'node:path';
@@ -20,7 +22,7 @@ import { resolveArenaSuite } from './arena-suite';
 
 const program = new Command('arena:tasks')
   .description('Generate an arena task suite from a world seed, or print the difficulty statistics of a suite beside 360CityArena\'s.')
-  .option('--suite <NAME|FILE>', 'the suite to generate (cityarena) or, with --stats, a suite name or task file', 'cityarena')
+  .option('--suite <NAME|FILE>', 'the suite to generate (cityarena, urbanground) or, with --stats, a suite name or task file', 'cityarena')
   .option('--world <SEED>', 'world seed (integer ≥ 0)', nonNegativeInt(0x7fffffff), CITYARENA_WORLD.seed)
   .option('--size <M>', 'world side length in metres (150–2000)', worldSize, CITYARENA_WORLD.size)
   .option('--out <FILE>', 'the task file to write (.json)')
@@ -44,14 +46,15 @@ runCli(async () => {
     return;
   }
   if (o.json) throw new CliError('--json: only with --stats (the task file goes to --out)');
-  if (o.suite !== 'cityarena') throw new CliError(`--suite ${o.suite}: the generator makes 'cityarena' (UrbanGround's ladder comes with its own suite)`);
+  if (o.suite !== 'cityarena' && o.suite !== 'urbanground') throw new CliError(`--suite ${o.suite}: the generators make cityarena and urbanground`);
   if (!o.out) throw new CliError('--out FILE is required to generate a suite (or pass --stats)');
   if (!o.out.toLowerCase().endsWith('.json')) throw new CliError(`--out ${o.out}: the output must be a .json file`);
   ensureFolder(dirname(o.out), '--out');
   const t0 = performance.now();
-  const file = await cityArenaSuite(o.world, o.size, (done, total, family) => {
+  const progress = (done: number, total: number, family: string) => {
     if (done % 25 === 0 || done === total) process.stderr.write(`${done}/${total} tasks · ${family}\n`);
-  });
+  };
+  const file = o.suite === 'urbanground' ? await urbanGroundSuite(o.world, o.size, progress) : await cityArenaSuite(o.world, o.size, progress);
   writeOutput(o.out, taskFileText(file));
   console.log(`${o.out}: ${file.tasks.length} tasks on world ${o.world} (${o.size} m), each solved by the oracle (${((performance.now() - t0) / 1000).toFixed(1)} s)`);
 });

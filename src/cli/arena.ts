@@ -32,7 +32,10 @@ import { taskWorld } from '../arena/generate/context';
 import { runArenaEpisode, type ArenaRecord } from '../arena/run-episode';
 import { arenaReportHtml } from '../arena/report-html';
 import { summarise, summaryTable } from '../arena/summary';
-import { checkTaskStarts, CITYARENA_FAMILIES, parseTaskFile } from '../arena/task';
+import { ARENA_FAMILIES, checkTaskStarts, isUrbanGroundFamily, parseTaskFile, URBANGROUND_FAMILIES } from '../arena/task';
+import { LadderOracle, LadderRandom } from '../arena/ladder/agent';
+import { runLadderEpisode } from '../arena/ladder/run';
+import { DEFAULT_GEOREFERENCE } from '../world/georef';
 import { appendResult, parseShard, readResults, shardFromEnvironment } from '../bench/results-log';
 import { BenchProgress } from '../bench/progress';
 import { drawMapLabels } from './map-labels';
@@ -93,7 +96,7 @@ const program = new Command('arena')
   .option('--suite <NAME|FILE>', 'a checked-in suite (cityarena) or a task file', 'cityarena')
   .option('--agent <A...>', `agents: ${ARENA_AGENTS.join(', ')}`, ['oracle'])
   .option('--seeds <N>', 'runs per task and agent (seeded: random agents differ per run)', positiveInt(1000), 1)
-  .option('--family <F...>', `only these families (${CITYARENA_FAMILIES.join(', ')})`)
+  .option('--family <F...>', `only these families (${ARENA_FAMILIES.join(', ')})`)
   .option('--shard <i/n|auto>', 'run only shard i of n; auto: from a Slurm job array or a Kubernetes Indexed Job')
   .option('--shards <n>', 'with --shard auto: the shard count', positiveInt(100_000))
   .option('--out <DIR>', 'output directory (default out/arena/SUITE[-shardIofN])')
@@ -127,7 +130,7 @@ runCli(async () => {
   } catch {
     throw new CliError(`--api-base ${o.apiBase}: expected an http(s) URL such as http://127.0.0.1:8000/v1`);
   }
-  for (const f of o.family ?? []) if (!(CITYARENA_FAMILIES as readonly string[]).includes(f)) throw new CliError(`--family ${f}: unknown family (expected one of ${CITYARENA_FAMILIES.join(', ')})`);
+  for (const f of o.family ?? []) if (!(ARENA_FAMILIES as readonly string[]).includes(f)) throw new CliError(`--family ${f}: unknown family (expected one of ${ARENA_FAMILIES.join(', ')})`);
   const shard = o.shard === 'auto' ? shardFromEnvironment(process.env, o.shards) : o.shard ? parseShard(o.shard) : { index: 1, count: 1 };
   const suitePath = resolveArenaSuite(o.suite);
   const suiteText = readFileSync(suitePath, 'utf8');
@@ -155,6 +158,11 @@ runCli(async () => {
   const done = new Set(previous.map(keyOf));
 
   const tasks = file.tasks.filter((t) => !o.family || o.family.includes(t.family));
+  const ladder = tasks.some((t) => isUrbanGroundFamily(t.family));
+  const ladderless = o.agent.filter((a) => a !== 'oracle' && a !== 'random');
+  if (ladder && ladderless.length > 0) {
+    throw new CliError(`--agent ${ladderless[0]}: UrbanGround's ladder families (${URBANGROUND_FAMILIES.join(', ')}) run here with oracle or random so far; drive them with any agent through npm run arena:serve (UrbanGround's HTTP API)`);
+  }
   const jobs = conditionNames.flatMap((condition) => o.agent.flatMap((agent) => tasks.flatMap((task) => Array.from({ length: o.seeds }, (_, run) => ({ task, agent, run, condition })))));
   const mine = jobs.filter((_, k) => k % shard.count === shard.index - 1);
   const todo = mine.filter((j) => !done.has(keyOf({ task: j.task.id, agent: j.agent, run: j.run, condition: j.condition })));
@@ -202,7 +210,9 @@ runCli(async () => {
         const seed = deriveSeed(file.world.seed, `${j.task.id}#${j.run}`);
         lastView = null;
         views = [];
-        const record = await runArenaEpisode(w.world, j.task, makeAgent(j.agent, seed, w.names, ctx), w.names, seed, renderUnder(j.condition));
+        const record = isUrbanGroundFamily(j.task.family)
+          ? await runLadderEpisode(w.world, w.inventory, DEFAULT_GEOREFERENCE, j.task, j.agent === 'oracle' ? new LadderOracle() : new LadderRandom(seed), seed)
+          : await runArenaEpisode(w.world, j.task, makeAgent(j.agent, seed, w.names, ctx), w.names, seed, renderUnder(j.condition));
         const truth = j.task.truth;
         if (judge && truth.scoring === 'fuzzy_match' && record.status === 'answered' && record.answer !== null) {
           record.judge = await judgeAnswer(judge, record.answer, truth);

@@ -56,6 +56,7 @@ export class OracleAgent implements ArenaAgent {
     if (t.scoring === 'exact_match') return this.turn({ kind: 'answer', text: `x:${t.cell.x} y:${t.cell.y}` }, 'privileged: the start cell');
     if (t.scoring === 'mra') return this.turn({ kind: 'answer', text: String(t.count) }, 'privileged: the inventory count');
     if (t.scoring === 'fuzzy_match') return this.turn({ kind: 'answer', text: t.name }, 'privileged: the inventory name');
+    if (t.scoring !== 'coordinate_match') throw new Error(`oracle: ${view.task.family} is played with UrbanGround's moves (the ladder oracle)`);
     const d = this.toGoal!;
     const nav = view.world.nav;
     const s = view.walker();

@@ -66,14 +66,18 @@ export const URBANGROUND_ACTIONS: readonly string[] = UrbanGroundActionSchema.op
 /**
  * Parses an action object.
  *
+ * @param o `runner: false` for the HTTP API, where `terminate` is not an action.
  * @returns the action, or the first problem as `field: message` naming the allowed values (e.g.
  * `seconds: Too big: expected number to be <=2`, `action: unknown action "fly" (expected one of move, sprint, …)`).
  */
-export function parseUrbanGroundAction(json: unknown): { ok: true; action: UrbanGroundAction } | { ok: false; error: string } {
+export function parseUrbanGroundAction(json: unknown, o: { runner?: boolean } = {}): { ok: true; action: UrbanGroundAction } | { ok: false; error: string } {
   if (typeof json !== 'object' || json === null || Array.isArray(json)) return { ok: false, error: 'body: expected a JSON object such as {"action":"move","dir":"forward","seconds":0.8}' };
   const name = (json as { action?: unknown }).action;
-  if (typeof name !== 'string' || !URBANGROUND_ACTIONS.includes(name)) {
-    return { ok: false, error: `action: ${name === undefined ? 'missing' : `unknown action ${JSON.stringify(name).slice(0, 60)}`} (expected one of ${URBANGROUND_ACTIONS.join(', ')})` };
+  // `terminate` is the runner's signal (an agent's), not an API action.
+  const allowed = o.runner === false ? URBANGROUND_ACTIONS.filter((a) => a !== 'terminate') : URBANGROUND_ACTIONS;
+  if (typeof name !== 'string' || !allowed.includes(name)) {
+    const why = name === 'terminate' ? 'terminate is handled by the agent runner, not sent to POST /action' : name === undefined ? 'missing' : `unknown action ${JSON.stringify(name).slice(0, 60)}`;
+    return { ok: false, error: `action: ${why} (expected one of ${allowed.join(', ')})` };
   }
   const r = UrbanGroundActionSchema.safeParse(json);
   if (r.success) return { ok: true, action: r.data };

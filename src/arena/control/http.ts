@@ -10,8 +10,9 @@
  *
  * A server people can leave running: it binds to 127.0.0.1 unless told otherwise; with a token,
  * every request needs `Authorization: Bearer TOKEN` (401, constant-time check); one driver at a time:
- * the first client to POST holds the avatar (identified by an `X-Curbside-Driver` header, else its
- * address and user agent) until it exits its task or sends nothing for `driverTimeoutMs`, and a
+ * the first client whose POST succeeds holds the avatar (identified by an `X-Curbside-Driver` header,
+ * else its address and user agent) until it exits its task or sends nothing for `driverTimeoutMs`
+ * (its reads count), and a
  * second gets 409 naming the holder; a driver that vanishes mid-task leaves the task recorded as
  * aborted. A malformed body, an unknown action or a value out of range gets 400 naming the field
  * and what is allowed; a body over `maxBodyBytes` 413; an unknown path 404; requests are served one
@@ -67,7 +68,7 @@ export interface ControlServerOptions {
   height?: number;
   /** Largest request body, bytes (default 64 KiB). */
   maxBodyBytes?: number;
-  /** A driver silent this long gives up the avatar (its task recorded as aborted), ms (default 300 000). */
+  /** A driver silent this long (no request at all) gives up the avatar (its task recorded as aborted), ms (default 900 000: longer than UrbanGround's harness waits between requests). */
   driverTimeoutMs?: number;
   /** Called with each task attempt when it ends. */
   onTaskEnd?: (record: ControlTaskRecord) => void;
@@ -130,7 +131,7 @@ export class ControlServer {
    */
   static async start(options: ControlServerOptions): Promise<ControlServer> {
     if (options.token !== undefined && options.token.length < 8) throw new Error('arena:serve: the token must have at least 8 characters');
-    const o = { width: 640, height: 480, maxBodyBytes: 64 * 1024, driverTimeoutMs: 300_000, ...options };
+    const o = { width: 640, height: 480, maxBodyBytes: 64 * 1024, driverTimeoutMs: 900_000, ...options };
     let self: ControlServer | null = null;
     const server = createServer((req, res) => {
       if (self) self.handle(req, res);
@@ -263,7 +264,7 @@ export class ControlServer {
   }
 
   private async route(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? '/', 'http://localhost');
+    const url = new URL(`http://localhost/${(req.url ?? '/').replace(/^\/+/, '')}`);
     const path = url.pathname.replace(/\/+$/, '') || '/';
     const method = req.method ?? 'GET';
     if (method === 'OPTIONS') {
@@ -275,6 +276,8 @@ export class ControlServer {
     const s = this.o.session;
     const key = `${method} ${path}`;
     if (method === 'GET') {
+      // The driver reading (polling screenshots while its model thinks) keeps its hold.
+      if (this.driver && this.driver.id === this.driverOf(req)) this.touchDriver(this.driver.id);
       switch (path) {
         case '/':
         case '/health':
@@ -307,15 +310,20 @@ export class ControlServer {
         throw new HttpError(409, `the avatar is held by ${this.driver.id} (last request ${idle} s ago; it is freed when that driver exits its task or is silent for ${Math.round(this.o.driverTimeoutMs / 1000)} s)`);
       }
       const body = await this.body(req);
-      this.touchDriver(who);
-      if (path === '/action') return this.send(res, 200, await this.action(body, url.searchParams));
+      // A refused request neither takes nor renews the hold (the error is thrown before this).
+      const done = (payload: unknown) => {
+        const exiting = path === '/task/exit' || (path === '/action' && (body as { action?: unknown }).action === 'exit_task');
+        if (!exiting) this.touchDriver(who);
+        this.send(res, 200, payload);
+      };
+      if (path === '/action') return done(await this.action(body, url.searchParams));
       if (path === '/task/enter') {
-        const id = (body as { id?: unknown }).id;
+        const id = (body as { id?: unknown } | null)?.id;
         if (typeof id !== 'string' || id === '') throw new HttpError(400, 'id: expected the task id as a string, e.g. {"id":"SN-20260101-000000"}');
         if (s.task) this.endTask('replaced');
         const r = s.enterTask(id);
         if (!r.ok) throw new HttpError(r.status, r.error);
-        return this.send(res, 200, { ok: true, action: `enter_task: ${id}`, task: r.task.document });
+        return done({ ok: true, action: `enter_task: ${id}`, task: r.task.document });
       }
       if (path === '/task/exit') {
         const id = s.task?.id ?? null;
@@ -324,7 +332,7 @@ export class ControlServer {
         return this.send(res, 200, { ok: true, action: id ? `exit_task: ${id}` : 'exit_task: no task was active' });
       }
       s.resetStats();
-      return this.send(res, 200, { ok: true });
+      return done({ ok: true });
     }
     const known = ENDPOINTS.some((e) => e.endsWith(` ${path}`));
     throw new HttpError(known ? 405 : 404, known ? `${key}: wrong method (endpoints: ${ENDPOINTS.join(', ')})` : `${key}: no such endpoint (endpoints: ${ENDPOINTS.join(', ')})`);
@@ -337,7 +345,7 @@ export class ControlServer {
   }
 
   private async action(body: unknown, q: URLSearchParams): Promise<Record<string, unknown>> {
-    const parsed = parseUrbanGroundAction(body);
+    const parsed = parseUrbanGroundAction(body, { runner: false });
     if (!parsed.ok) throw new HttpError(400, parsed.error);
     const a = parsed.action;
     const s = this.o.session;

@@ -150,6 +150,11 @@ export class ControlSession {
     return this.walker.state.position;
   }
 
+  /** Share of the movement time spent on the pedestrian network since the avatar was placed (UrbanGround's network adherence), or null before any move. */
+  networkAdherence(): number | null {
+    return this.walker.networkAdherence();
+  }
+
   /** The map view (open, focus, span, selection), the route shown on it and whether the network overlay is on. */
   get mapView(): { view: MapViewState; route: Vec2[] | null; network: boolean } {
     return { view: { ...this.map }, route: this.route, network: this.networkShown };
@@ -260,7 +265,8 @@ export class ControlSession {
    */
   act(a: UrbanGroundAction): ActResult {
     const r = this.execute(a);
-    this.record(r);
+    // Entering and leaving tasks are not steps of one.
+    if (a.action !== 'enter_task' && a.action !== 'exit_task') this.record(r);
     return r;
   }
 

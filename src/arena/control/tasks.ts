@@ -14,9 +14,10 @@
 import { z } from 'zod';
 import type { Vec2 } from '../../world/geometry';
 import type { World } from '../../world/world';
-import { type Georeference, geodeticToWorld, headingToYaw } from '../../world/georef';
+import { type Georeference, geodeticToWorld, headingToYaw, worldToGeodetic, yawToHeading } from '../../world/georef';
+import { groundHeight } from '../../world/queries';
 import { UserError } from '../../core/user-error';
-import type { ArenaTask } from '../task';
+import { type ArenaTask, isUrbanGroundFamily, URBANGROUND_FAMILY_KIND } from '../task';
 import type { ControlTask } from './session';
 
 /** What `arena:export` writes beside the task files: the world and georeference they were made in. */
@@ -146,7 +147,37 @@ export function controlTaskFromArena(world: World, task: ArenaTask): ControlTask
   return {
     id: task.id, type: null, typeName: task.family,
     start: { position: [p[0], p[1]], yaw: Math.atan2(q[1] - p[1], q[0] - p[0]) },
-    endPoints: t.scoring === 'coordinate_match' && task.map?.goal ? [{ label: 'Goal', position: t.goal }] : [],
+    endPoints: t.scoring === 'coordinate_match' && task.map?.goal ? [{ label: 'Goal', position: t.goal }] : t.scoring === 'arrival' ? [{ label: t.label, position: t.goal }] : [],
     restrictedZones: 0, conditions: null, document: task,
   };
+}
+
+const r7 = (v: number) => Math.round(v * 1e9) / 1e9;
+
+/** A WGS84 point of UrbanGround's task schema at a ground position (its ellipsoidal ground height) with a compass heading. */
+function geoPoint(world: World, georef: Georeference, p: Vec2, headingDeg: number, label: string): { lat: number; lon: number; height: number; yaw: number; label: string } {
+  const g = worldToGeodetic(georef, [p[0], p[1], groundHeight(world, p[0], p[1])]);
+  return { lat: r7(g.lat), lon: r7(g.lon), height: Math.round(g.height * 100) / 100, yaw: Math.round(headingDeg * 1000) / 1000, label };
+}
+
+/**
+ * An arena task of a ladder family as an UrbanGround task document (`AgentEvaluation/tasks/base.py`
+ * fields: SN `startPoint`/`endPoint`; LQ `description`, `qaStartPoint`, `qaOptions`, `qaAnswerIndex`),
+ * with id `PREFIX-<arena id>` (their evaluators route by the prefix) and their numeric `type`;
+ * positions in WGS84 by `georef`. Null for families UrbanGround has no kind for (360CityArena's).
+ */
+export function urbanGroundDocument(world: World, georef: Georeference, task: ArenaTask): UrbanGroundTask | null {
+  if (!isUrbanGroundFamily(task.family)) return null;
+  const kind = URBANGROUND_FAMILY_KIND[task.family];
+  const ct = controlTaskFromArena(world, task);
+  const start = geoPoint(world, georef, ct.start.position, yawToHeading(ct.start.yaw), 'Start');
+  const id = `${kind.prefix}-${task.id}`;
+  const t = task.truth;
+  if (t.scoring === 'choice') {
+    return { id, type: kind.type, description: task.instruction, qaStartPoint: start, qaOptions: t.options.map((text) => ({ text })), qaAnswerIndex: t.answer };
+  }
+  if (t.scoring === 'arrival') {
+    return { id, type: kind.type, description: task.instruction, startPoint: start, endPoint: geoPoint(world, georef, t.goal, 0, t.label) };
+  }
+  return null;
 }

@@ -54,6 +54,7 @@ export function suiteStatistics(file: ArenaTaskFile): SuiteStatistics {
     { family: 'landmark-language', measure: 'walk to the landmark, m', measured: meanBy(tasks, 'landmark-language', (t) => t.source.pathLength), paper: null },
     { family: 'landmark-image', measure: 'walk to the landmark, m', measured: meanBy(tasks, 'landmark-image', (t) => t.source.pathLength), paper: null },
     { family: 'relational', measure: 'walk to the anchor, m', measured: meanBy(tasks, 'relational', (t) => t.source.pathLength), paper: null },
+    { family: 'short-navigation', measure: 'walk to the landmark, m', measured: meanBy(tasks, 'short-navigation', (t) => t.source.pathLength), paper: null },
   ].filter((s) => Object.values(s.measured).some((v) => v !== null));
   return { counts, statistics };
 }

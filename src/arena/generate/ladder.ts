@@ -1,0 +1,183 @@
+/**
+ * UrbanGround's ladder families on a Curbside world (paper §3.5 and appendix B; their task kinds
+ * and JSON in `UrbanGround/UrbanGround`'s `AgentEvaluation/tasks/`), drawn from the world's inventory
+ * and network, and the `urbanground` suite made of them, every task proven by the ladder oracle.
+ *
+ * - Landmark QA (LQ, level 1, visual recognition): "Which of these shops is the nearest to where you
+ *   start?" with four storefront names (the nearest, within 6–20 m of the start in walkable line of
+ *   sight, and three from over 80 m away). Difficulty by where it stands from the start heading:
+ *   easy ahead (within 45°), medium to the side (45–135°), hard behind (you must turn to find it).
+ * - Short navigation (SN, level 2): walk to a named landmark in sight of the start (no building
+ *   between the start and its entrance, at least 1.5 × the radius away in a straight line), arrival
+ *   within {@link ARRIVAL_RADIUS} m. Difficulty by the shortest walk: easy 25–45 m, medium 45–75 m,
+ *   hard 75–120 m (UrbanGround bins success by distance).
+ *
+ * Deterministic: the same world seed and size give the same file byte for byte.
+ */
+import { createRng, type Rng } from '../../core/random';
+import type { Vec2 } from '../../world/geometry';
+import type { Landmark } from '../../world/inventory';
+import { generateWorld } from '../../world/world';
+import { worldIndex, zoneAt } from '../../world/queries';
+import { DEFAULT_GEOREFERENCE } from '../../world/georef';
+import { navDistances } from '../network';
+import { LadderOracle } from '../ladder/agent';
+import { runLadderEpisode } from '../ladder/run';
+import { ARENA_TASKS_FORMAT, ARENA_TASKS_VERSION, DIFFICULTIES, URBANGROUND_FAMILIES, type ArenaTask, type ArenaTaskFile, type Difficulty, type UrbanGroundFamily } from '../task';
+import { landmarkKindWord, taskWorld, type TaskWorld } from './context';
+import type { TaskDraft } from './families';
+import { CITYARENA_WORLD } from './suite';
+
+/** UrbanGround's arrival radius, metres. */
+export const ARRIVAL_RADIUS = 15;
+/** UrbanGround's step limit. */
+export const LADDER_STEP_LIMIT = 150;
+/** Tasks per ladder family and difficulty in the checked-in suite. */
+export const LADDER_PER_DIFFICULTY = 8;
+/** Shortest-walk bands of short navigation, metres. */
+export const SHORT_NAV_BANDS: Record<Difficulty, [number, number]> = { easy: [25, 45], medium: [45, 75], hard: [75, 120] };
+/** Least straight-line distance of a short navigation's start from its goal: 1.5 × the arrival radius, metres. */
+export const SHORT_NAV_MIN_DISTANCE = 1.5 * 15;
+/** Bearing of the nearest shop from the start heading per landmark-QA difficulty, degrees (|angle| in [lo, hi)). */
+export const QA_BEARINGS: Record<Difficulty, [number, number]> = { easy: [0, 45], medium: [45, 135], hard: [135, 181] };
+
+const noSource = { landmark: null, detail: null, pathLength: null, decisionPoints: null, instructionSteps: null };
+const round = (v: number) => Math.round(v * 10) / 10;
+const wrap = (a: number) => Math.atan2(Math.sin(a), Math.cos(a));
+
+/** A generator of a ladder family: a draft of `difficulty`, or null (draw again). */
+type LadderGenerator = (w: TaskWorld, rng: Rng, difficulty: Difficulty) => TaskDraft | null;
+
+/** Whether the straight line from `a` to `b` crosses no building (sampled every 0.5 m, the last `skipEnd` m not checked). */
+function inSight(w: TaskWorld, a: Vec2, b: Vec2, skipEnd: number): boolean {
+  const d = Math.hypot(b[0] - a[0], b[1] - a[1]);
+  for (let s = 0; s < d - skipEnd; s += 0.5) {
+    const t = s / d;
+    if (zoneAt(w.world, a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t) === 'building') return false;
+  }
+  return true;
+}
+
+/** The neighbour of node `n` whose edge points nearest to `towards`. */
+function facingPoint(w: TaskWorld, n: number, towards: Vec2): number {
+  const p = w.world.nav.nodes[n];
+  const want = Math.atan2(towards[1] - p[1], towards[0] - p[0]);
+  let best = w.adj[n][0].to;
+  let bestErr = Infinity;
+  for (const e of w.adj[n]) {
+    const q = w.world.nav.nodes[e.to];
+    const err = Math.abs(wrap(Math.atan2(q[1] - p[1], q[0] - p[0]) - want));
+    if (err < bestErr) [best, bestErr] = [e.to, err];
+  }
+  return best;
+}
+
+function describe(l: Landmark): string {
+  return l.kind === 'storefront' ? `${l.name}, the ${landmarkKindWord(l)} at ${l.address}` : `${l.name}, the ${landmarkKindWord(l)} on ${l.street}`;
+}
+
+/** Short navigation (see the module comment). */
+export const shortNavigation: LadderGenerator = (w, rng, difficulty) => {
+  const target = w.targets[rng.int(0, w.targets.length - 1)];
+  const d = navDistances(w.world.nav, target.node);
+  const [lo, hi] = SHORT_NAV_BANDS[difficulty];
+  const pool: number[] = [];
+  for (let i = 0; i < d.dist.length; i++) if (d.dist[i] >= lo && d.dist[i] <= hi) pool.push(i);
+  if (pool.length === 0) return null;
+  const start = pool[rng.int(0, pool.length - 1)];
+  const p = w.world.nav.nodes[start];
+  if (Math.hypot(target.entrance[0] - p[0], target.entrance[1] - p[1]) < SHORT_NAV_MIN_DISTANCE || !inSight(w, p, target.entrance, 1.5)) return null;
+  return {
+    family: 'short-navigation', difficulty,
+    instruction: `[Short Navigation Task] Walk to ${describe(target)}. It is in sight of where you start. Stop (terminate) when you are in front of it; you succeed within ${ARRIVAL_RADIUS} m of its entrance.`,
+    start: { node: start, towards: facingPoint(w, start, target.entrance) },
+    grantsLocation: true, map: null, referenceView: null,
+    truth: { scoring: 'arrival', goal: target.entrance, radius: ARRIVAL_RADIUS, label: target.name },
+    source: { ...noSource, landmark: target.id, pathLength: round(d.dist[start]) },
+  };
+};
+
+/** Landmark QA (see the module comment). */
+export const landmarkQa: LadderGenerator = (w, rng, difficulty) => {
+  const nodes = w.world.nav.nodes;
+  const start = rng.int(0, nodes.length - 1);
+  const p = nodes[start];
+  const shops = w.inventory.landmarks.filter((l) => l.kind === 'storefront');
+  let nearest: Landmark | null = null;
+  let best = Infinity;
+  for (const l of shops) {
+    const d = Math.hypot(l.entrance[0] - p[0], l.entrance[1] - p[1]);
+    if (d < best) [nearest, best] = [l, d];
+  }
+  if (!nearest || best < 6 || best > 20 || !inSight(w, p, nearest.entrance, 1.5)) return null;
+  // The nearest by a clear margin: no other shop within 5 m of as near.
+  if (shops.some((l) => l !== nearest && Math.hypot(l.entrance[0] - p[0], l.entrance[1] - p[1]) < best + 5)) return null;
+  const towards = w.adj[start][rng.int(0, w.adj[start].length - 1)].to;
+  const q = nodes[towards];
+  const bearing = Math.abs(wrap(Math.atan2(nearest.entrance[1] - p[1], nearest.entrance[0] - p[0]) - Math.atan2(q[1] - p[1], q[0] - p[0]))) * (180 / Math.PI);
+  const [lo, hi] = QA_BEARINGS[difficulty];
+  if (bearing < lo || bearing >= hi) return null;
+  const far = shops.filter((l) => l.name !== nearest.name && Math.hypot(l.entrance[0] - p[0], l.entrance[1] - p[1]) > 80);
+  const names = [...new Set(far.map((l) => l.name))];
+  if (names.length < 3) return null;
+  const wrong: string[] = [];
+  while (wrong.length < 3) {
+    const n = names[rng.int(0, names.length - 1)];
+    if (!wrong.includes(n)) wrong.push(n);
+  }
+  const answer = rng.int(0, 3);
+  const options = [...wrong];
+  options.splice(answer, 0, nearest.name);
+  return {
+    family: 'landmark-qa', difficulty,
+    instruction: 'Which of these shops is the nearest to where you start? Look around (you may move) and then answer with one letter.',
+    start: { node: start, towards },
+    grantsLocation: false, map: null, referenceView: null,
+    truth: { scoring: 'choice', options, answer },
+    source: { ...noSource, landmark: nearest.id, detail: `${round(bearing)}° from the start heading, ${round(best)} m` },
+  };
+};
+
+/** The generator of each ladder family. */
+export const LADDER_GENERATORS: Record<UrbanGroundFamily, LadderGenerator> = { 'landmark-qa': landmarkQa, 'short-navigation': shortNavigation };
+
+const MAX_DRAWS = 4000;
+
+/**
+ * Generates the `urbanground` suite (see the module comment) on the world of `seed` and `size`.
+ *
+ * @throws Error naming the family and difficulty when the world cannot hold their quota.
+ */
+export async function urbanGroundSuite(seed: number = CITYARENA_WORLD.seed, size: number = CITYARENA_WORLD.size, progress?: (done: number, total: number, family: string) => void): Promise<ArenaTaskFile> {
+  const world = generateWorld({ seed, size });
+  worldIndex(world);
+  const w = taskWorld(world);
+  const tasks: ArenaTask[] = [];
+  const total = URBANGROUND_FAMILIES.length * DIFFICULTIES.length * LADDER_PER_DIFFICULTY;
+  for (const family of URBANGROUND_FAMILIES) {
+    const seen = new Set<string>();
+    let number = 0;
+    for (const difficulty of DIFFICULTIES) {
+      const rng = createRng(seed).fork(`ladder-${family}-${difficulty}`);
+      for (let k = 0; k < LADDER_PER_DIFFICULTY; k++) {
+        let task: ArenaTask | null = null;
+        for (let draw = 0; !task; draw++) {
+          if (draw >= MAX_DRAWS) throw new Error(`urbanground suite: world ${seed} (${size} m) has no ${difficulty} ${family} task number ${k + 1} after ${MAX_DRAWS} draws`);
+          const draft = LADDER_GENERATORS[family](w, rng, difficulty);
+          if (!draft) continue;
+          const key = `${draft.start.node}|${draft.source.landmark}`;
+          if (seen.has(key)) continue;
+          const candidate: ArenaTask = { ...draft, id: `${family}-${String(number + 1).padStart(2, '0')}`, stepLimit: LADDER_STEP_LIMIT };
+          const r = await runLadderEpisode(world, w.inventory, DEFAULT_GEOREFERENCE, candidate, new LadderOracle(), 0);
+          if (r.score !== 1) continue;
+          seen.add(key);
+          task = candidate;
+        }
+        tasks.push(task);
+        number++;
+        progress?.(tasks.length, total, family);
+      }
+    }
+  }
+  return { format: ARENA_TASKS_FORMAT, version: ARENA_TASKS_VERSION, suite: 'urbanground', world: { seed, size }, tasks };
+}

@@ -1,0 +1,134 @@
+/**
+ * Agents of the ladder families (UrbanGround's vocabulary): the contract, and the two agents that
+ * need no model — the oracle, which proves every task solvable with the agent's own actions, and a
+ * seeded random walker, the floor any agent must beat.
+ */
+import { createRng, type Rng } from '../../core/random';
+import type { Vec2 } from '../../world/geometry';
+import { navIndex, shortestNavPath } from '../../world/nav-index';
+import { yawToHeading } from '../../world/georef';
+import type { ObservationImages } from '../agent';
+import type { ArenaTask } from '../task';
+import type { World } from '../../world/world';
+import type { ControlSession } from '../control/session';
+import { WALK_SPEED } from '../walker';
+import type { LadderAction, LadderObservation } from './episode';
+
+/** A ladder agent's reply to one observation. */
+export interface LadderTurn {
+  action: LadderAction;
+  thought: string;
+  tokens?: number;
+  latencyMs?: number;
+  parseErrors?: number;
+}
+
+/** What a privileged agent may read (the oracle): the world, the task with its truth, the avatar's session. */
+export interface LadderPrivileged {
+  world: World;
+  task: ArenaTask;
+  session: ControlSession;
+}
+
+/** An agent of the ladder families. */
+export interface LadderAgent {
+  readonly name: string;
+  readonly needsImages: boolean;
+  begin(brief: { taskId: string; family: string; instruction: string }, privileged: LadderPrivileged): void | Promise<void>;
+  /** One action for the observation; throws when the agent fails (the episode ends as agent_error). */
+  act(obs: LadderObservation, images: ObservationImages | null): Promise<LadderTurn>;
+}
+
+const LETTERS = 'ABCD';
+const wrapDeg = (d: number) => ((((d + 180) % 360) + 360) % 360) - 180;
+
+/** Within this of a path point the oracle takes the next one, metres. */
+const REACHED = 0.6;
+/** Heading error the oracle turns away before walking, degrees. */
+const AIM_DEG = 4;
+
+/**
+ * The oracle: answers questions from the truth; walks to a goal along the shortest pedestrian-network
+ * path (from the waypoint nearest its start to the one nearest the goal, then the goal itself),
+ * turning with `look` and walking with `move` (at most 2 s), and stops well inside the radius.
+ */
+export class LadderOracle implements LadderAgent {
+  readonly name = 'oracle';
+  readonly needsImages = false;
+  private p: LadderPrivileged | null = null;
+  private path: Vec2[] = [];
+  private next = 0;
+  private lastPosition: Vec2 | null = null;
+  private stuck = 0;
+
+  begin(_brief: unknown, privileged: LadderPrivileged): void {
+    this.p = privileged;
+    this.path = [];
+    this.next = 0;
+    this.stuck = 0;
+    this.lastPosition = null;
+    const t = privileged.task.truth;
+    if (t.scoring !== 'arrival') return;
+    const nav = privileged.world.nav;
+    const idx = navIndex(nav);
+    const from = idx.nodesNear(privileged.session.position, 30)[0];
+    const to = idx.nodesNear(t.goal, 40)[0];
+    if (from === undefined || to === undefined) throw new Error(`oracle: no waypoint near the start or the goal of ${privileged.task.id}`);
+    const route = shortestNavPath(nav, from, to);
+    if (!route) throw new Error(`oracle: no network path to the goal of ${privileged.task.id}`);
+    this.path = [...route.nodes.map((n) => nav.nodes[n]), t.goal];
+  }
+
+  async act(obs: LadderObservation): Promise<LadderTurn> {
+    const p = this.p;
+    if (!p) throw new Error('oracle: act before begin');
+    const t = p.task.truth;
+    if (t.scoring === 'choice') return { action: { action: 'answer', answer: LETTERS[t.answer] }, thought: 'privileged: the right option' };
+    if (t.scoring !== 'arrival') throw new Error(`oracle: ${p.task.family} is not a ladder family`);
+    const pos = p.session.position;
+    if (Math.hypot(pos[0] - t.goal[0], pos[1] - t.goal[1]) <= t.radius / 2) return { action: { action: 'terminate' }, thought: 'privileged: well inside the radius' };
+    // A move that did not move (a prop in the way): step aside, then go on.
+    if (this.lastPosition && Math.hypot(pos[0] - this.lastPosition[0], pos[1] - this.lastPosition[1]) < 0.05 && obs.notices.some((n) => n.includes('stopped by'))) {
+      this.stuck++;
+      this.lastPosition = null;
+      return { action: { action: 'move', dir: this.stuck % 2 ? 'left' : 'right', seconds: 0.5 }, thought: 'privileged: blocked, stepping aside' };
+    }
+    while (this.next < this.path.length - 1 && Math.hypot(pos[0] - this.path[this.next][0], pos[1] - this.path[this.next][1]) < REACHED) this.next++;
+    const target = this.path[this.next];
+    const dx = target[0] - pos[0];
+    const dy = target[1] - pos[1];
+    const turn = wrapDeg(obs.state.yaw - yawToHeading(Math.atan2(dy, dx)));
+    // UrbanGround's look: positive yaw turns right (the compass heading grows).
+    if (Math.abs(turn) > AIM_DEG) {
+      this.lastPosition = null;
+      return { action: { action: 'look', yaw: Math.round(-turn * 10) / 10, pitch: 0 }, thought: `privileged: face waypoint ${this.next}` };
+    }
+    const seconds = Math.min(2, Math.max(0.05, Math.round((Math.hypot(dx, dy) / WALK_SPEED) * 20) / 20));
+    this.lastPosition = pos;
+    return { action: { action: 'move', dir: 'forward', seconds }, thought: `privileged: walk to waypoint ${this.next} of ${this.path.length}` };
+  }
+}
+
+/** A seeded random agent: turns and walks at random; answers a random letter. */
+export class LadderRandom implements LadderAgent {
+  readonly name = 'random';
+  readonly needsImages = false;
+  private rng: Rng;
+
+  constructor(private readonly seed: number) {
+    this.rng = createRng(seed);
+  }
+
+  begin(): void {
+    this.rng = createRng(this.seed);
+  }
+
+  async act(obs: LadderObservation): Promise<LadderTurn> {
+    const r = this.rng;
+    if (obs.answerTurn) return { action: { action: 'answer', answer: LETTERS[r.int(0, 3)] }, thought: 'random' };
+    const u = r.next();
+    if (obs.options && u < 0.05) return { action: { action: 'terminate' }, thought: 'random' };
+    if (u < 0.35) return { action: { action: 'look', yaw: [-90, -45, -30, 30, 45, 90][r.int(0, 5)], pitch: 0 }, thought: 'random' };
+    return { action: { action: 'move', dir: 'forward', seconds: [0.5, 1, 2][r.int(0, 2)] }, thought: 'random' };
+  }
+}

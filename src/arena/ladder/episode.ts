@@ -1,0 +1,183 @@
+/**
+ * An episode of an UrbanGround ladder family (task.ts `URBANGROUND_FAMILIES`): the agent plays with
+ * UrbanGround's free moves (`move`/`sprint`/`look`/map actions, `terminate`) on the same control
+ * session `arena:serve` serves (control/session.ts), so an agent sees and does in `npm run arena`
+ * exactly what it would through the HTTP API.
+ *
+ * Rules, as UrbanGround's harness (`AgentEvaluation/run_task.py`, `tasks/*`): a step is one valid
+ * action (an action the session refuses is recorded and not counted); navigation ends `arrived` as
+ * soon as an action leaves the avatar within the task's radius (15 m) of the goal, `terminated` when
+ * the agent stops, `step_limit` at the limit (150), and scores where the avatar then stands;
+ * question answering explores until the agent stops or the limit, then takes one answer turn (a
+ * letter A–D; anything else scores 0). Same task and actions → same states and record.
+ */
+import type { Vec2 } from '../../world/geometry';
+import type { World } from '../../world/world';
+import type { WorldInventory } from '../../world/inventory';
+import { type Georeference, worldToGeodetic } from '../../world/georef';
+import { groundHeight } from '../../world/queries';
+import type { EpisodeOutcome, EpisodeStatus, StepRecord } from '../episode';
+import { scoreTask } from '../episode';
+import type { ArenaTask } from '../task';
+import type { UrbanGroundAction } from '../control/actions';
+import { ControlSession, type ControlState } from '../control/session';
+import { controlTaskFromArena } from '../control/tasks';
+
+/** What a ladder agent may do: an UrbanGround action, or (in the answer turn of a question) its answer. */
+export type LadderAction = UrbanGroundAction | { action: 'answer'; answer: string };
+
+/** What the agent is told at a step: the task, its progress, the avatar's `/state` and, in an answer turn, the options. */
+export interface LadderObservation {
+  taskId: string;
+  instruction: string;
+  step: number;
+  stepsLeft: number;
+  /** The last action's result line, or why it was refused. */
+  notices: string[];
+  /** UrbanGround's `/state` (WGS84 pose, surface, time, counters). */
+  state: ControlState;
+  /** The navigation goal as UrbanGround's tasks give it (label and WGS84), or null. */
+  goal: { label: string; lat: number; lon: number } | null;
+  /** Question tasks: the four options (A–D); `answerTurn` once exploring has ended and only an answer is taken. */
+  options: string[] | null;
+  answerTurn: boolean;
+}
+
+/** UrbanGround's episode measures (`AgentEvaluation/tasks/metrics.py`). */
+export interface LadderMetrics {
+  /** Straight-line distance start → goal and final → goal, metres; their ratio (navigation), else null. */
+  originalDistance: number | null;
+  remainingDistance: number | null;
+  remainingDistanceRatio: number | null;
+  /** Share of the executed movement time spent on the pedestrian network, or null without movement. */
+  networkAdherence: number | null;
+  buildingCollisions: number;
+  pedestrianCollisions: number;
+  /** Steps whose action left the map open. */
+  mapSteps: number;
+}
+
+/** A ladder episode's end: the common outcome and UrbanGround's measures. */
+export interface LadderOutcome extends EpisodeOutcome {
+  metrics: LadderMetrics;
+}
+
+/** An episode of a ladder family (see the module comment). */
+export class LadderEpisode {
+  readonly session: ControlSession;
+  readonly steps: StepRecord[] = [];
+  private stepCount = 0;
+  private answering = false;
+  private notices: string[] = [];
+  private mapSteps = 0;
+  private walked = 0;
+  private walkSeconds = 0;
+  private ended: LadderOutcome | null = null;
+  private readonly start: Vec2;
+
+  /** @throws RangeError when the task's start is inside an obstacle or outside the world. */
+  constructor(readonly world: World, readonly inventory: WorldInventory, readonly georef: Georeference, readonly task: ArenaTask) {
+    const ct = controlTaskFromArena(world, task);
+    this.session = new ControlSession(world, inventory, georef, new Map([[task.id, ct]]), ct.start);
+    this.session.enterTask(task.id);
+    this.start = ct.start.position;
+  }
+
+  get outcome(): LadderOutcome | null {
+    return this.ended;
+  }
+
+  private goal(): Vec2 | null {
+    const t = this.task.truth;
+    return t.scoring === 'arrival' ? t.goal : null;
+  }
+
+  observation(): LadderObservation {
+    const t = this.task.truth;
+    let goal: LadderObservation['goal'] = null;
+    if (t.scoring === 'arrival') {
+      const g = worldToGeodetic(this.georef, [t.goal[0], t.goal[1], groundHeight(this.world, t.goal[0], t.goal[1])]);
+      goal = { label: t.label, lat: Math.round(g.lat * 1e7) / 1e7, lon: Math.round(g.lon * 1e7) / 1e7 };
+    }
+    return {
+      taskId: this.task.id, instruction: this.task.instruction, step: this.stepCount, stepsLeft: this.task.stepLimit - this.stepCount,
+      notices: [...this.notices], state: this.session.state(), goal, options: t.scoring === 'choice' ? [...t.options] : null, answerTurn: this.answering,
+    };
+  }
+
+  private end(status: EpisodeStatus, answer: string | null, error: string | null): LadderOutcome {
+    const finalPosition = this.session.position;
+    const goal = this.goal();
+    const dist = (p: Vec2) => (goal ? Math.hypot(p[0] - goal[0], p[1] - goal[1]) : null);
+    const state = this.session.state();
+    const original = dist(this.start);
+    const remaining = dist(finalPosition);
+    this.ended = {
+      status, answer, score: scoreTask(this.task, status, answer, finalPosition, []), steps: this.stepCount, finalPosition,
+      distanceToGoal: remaining, walked: this.walked, walkSeconds: this.walkSeconds, error,
+      metrics: {
+        originalDistance: original, remainingDistance: remaining, remainingDistanceRatio: original !== null && remaining !== null && original > 0 ? remaining / original : null,
+        networkAdherence: this.session.networkAdherence(), buildingCollisions: state.building_collisions, pedestrianCollisions: state.pedestrian_collisions, mapSteps: this.mapSteps,
+      },
+    };
+    return this.ended;
+  }
+
+  /** Ends the episode as agent_error or env_error. */
+  fail(status: 'agent_error' | 'env_error', error: string): LadderOutcome {
+    return this.ended ?? this.end(status, null, error);
+  }
+
+  /**
+   * Applies one action.
+   *
+   * @returns the outcome when the episode ended with it, else null.
+   * @throws Error when the episode has already ended.
+   */
+  act(a: LadderAction, thought = ''): LadderOutcome | null {
+    if (this.ended) throw new Error(`episode ${this.task.id} has ended (${this.ended.status})`);
+    const question = this.task.truth.scoring === 'choice';
+    const record = (action: string, valid: boolean, moved = 0) => this.steps.push({ action, thought, position: this.session.position, moved, valid });
+    if (this.answering || a.action === 'answer') {
+      if (a.action !== 'answer' || !question) {
+        const why = question ? 'the exploration has ended: answer with {"action":"answer","answer":"A|B|C|D"}' : 'this task is scored where you stop: terminate when you are there';
+        this.notices = [`${a.action}: refused (${why})`];
+        record(a.action, false);
+        return null;
+      }
+      record(`answer: ${a.answer}`, true);
+      return this.end('answered', a.answer, null);
+    }
+    if (a.action === 'terminate') {
+      record('terminate', true);
+      if (!question) return this.end('terminated', null, null);
+      this.answering = true;
+      this.notices = ['Exploration ended: answer the question with one letter, A–D.'];
+      return null;
+    }
+    const before = this.session.position;
+    const r = this.session.act(a);
+    if (!r.ok) {
+      this.notices = [r.error];
+      record(a.action, false);
+      return null;
+    }
+    const after = this.session.position;
+    const moved = Math.hypot(after[0] - before[0], after[1] - before[1]);
+    this.notices = [r.action];
+    this.stepCount++;
+    this.walked += moved;
+    if (a.action === 'move' || a.action === 'sprint') this.walkSeconds += a.seconds;
+    if (this.session.state().mode === 'map') this.mapSteps++;
+    record(r.action, true, moved);
+    const goal = this.goal();
+    const t = this.task.truth;
+    if (goal && t.scoring === 'arrival' && Math.hypot(after[0] - goal[0], after[1] - goal[1]) <= t.radius) return this.end('arrived', null, null);
+    if (this.stepCount >= this.task.stepLimit) {
+      if (!question) return this.end('step_limit', null, null);
+      this.answering = true;
+      this.notices = ['The step limit is reached: answer the question with one letter, A–D.'];
+    }
+    return null;
+  }
+}

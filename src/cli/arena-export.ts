@@ -1,0 +1,46 @@
+/**
+ * `npm run arena:export -- --suite urbanground|FILE --format urbanground --out DIR [--origin
+ * LAT,LON[,HEIGHT]]`: writes an arena suite's ladder tasks in UrbanGround's task schema, one
+ * `DIR/task/<ID>.json` each (ids `PREFIX-<arena id>`, e.g. `SN-short-navigation-01`), and
+ * `DIR/curbside.json` naming the world and georeference they were placed with, so that
+ * `npm run arena:serve -- --tasks DIR` serves them and UrbanGround's `run_task.py --attach
+ * --build-folder DIR` runs them unchanged. 360CityArena's families have no UrbanGround kind and are
+ * skipped (counted in the summary line).
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Command } from 'commander';
+import { CliError } from '../core/user-error';
+import { generateWorld } from '../world/world';
+import { DEFAULT_GEOREFERENCE, parseGeoreference } from '../world/georef';
+import { parseTaskFile } from '../arena/task';
+import { type ExportManifest, urbanGroundDocument } from '../arena/control/tasks';
+import { resolveArenaSuite } from './arena-suite';
+import { ensureFolder, writeOutput } from './parse';
+import { runCli } from './run-cli';
+
+const program = new Command('arena:export')
+  .description("Write an arena suite's ladder tasks as UrbanGround task files (for arena:serve --tasks and their run_task.py).")
+  .requiredOption('--suite <NAME|FILE>', 'the suite (urbanground, or a task file)')
+  .option('--format <F>', 'the task schema to write (urbanground)', 'urbanground')
+  .requiredOption('--out <DIR>', 'the folder to write (DIR/task/<ID>.json and DIR/curbside.json)')
+  .option('--origin <lat,lon[,h]>', 'WGS84 position of the world origin (default 47.3769,8.5417,408)');
+
+runCli(async () => {
+  program.parse();
+  const o = program.opts<{ suite: string; format: string; out: string; origin?: string }>();
+  if (o.format !== 'urbanground') throw new CliError(`--format ${o.format}: expected urbanground`);
+  const georef = o.origin ? parseGeoreference(o.origin) : DEFAULT_GEOREFERENCE;
+  const path = resolveArenaSuite(o.suite);
+  const file = parseTaskFile(path, readFileSync(path, 'utf8'));
+  const world = generateWorld({ seed: file.world.seed, size: file.world.size });
+  const docs = file.tasks.map((t) => urbanGroundDocument(world, georef, t)).filter((d) => d !== null);
+  if (docs.length === 0) throw new CliError(`--suite ${o.suite}: no task of a ladder family (UrbanGround has no kind for 360CityArena's families)`);
+  ensureFolder(o.out, '--out');
+  ensureFolder(join(o.out, 'task'), '--out');
+  for (const d of docs) writeOutput(join(o.out, 'task', `${d.id}.json`), `${JSON.stringify(d, null, 2)}\n`);
+  const manifest: ExportManifest = { format: 'curbside-urbanground-export', version: 1, world: file.world, georeference: georef, suite: file.suite };
+  writeOutput(join(o.out, 'curbside.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  const skipped = file.tasks.length - docs.length;
+  console.log(`${o.out}: ${docs.length} UrbanGround tasks (${[...new Set(docs.map((d) => d.id.split('-')[0]))].join(', ')}) in task/, world ${file.world.seed} at ${georef.lat}, ${georef.lon}${skipped ? `; ${skipped} tasks of 360CityArena's families skipped` : ''}`);
+});
