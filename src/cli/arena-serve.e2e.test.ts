@@ -2,10 +2,11 @@
  * End to end, as a user runs it: `npm run arena:serve -- --suite cityarena --port 0` generates the
  * suite's world, opens the first-person view in headless Chromium (SwiftShader without a GPU) and
  * prints its address; an agent enters a task, moves with `?image=1` and gets a rendered 640×480
- * JPEG of the street, asks for a PNG screenshot of another size; SIGTERM stops the server, which
- * records the task it was in as ended by the server's closing.
+ * JPEG of the street, asks for a PNG screenshot of another size and leaves; the Python client
+ * (clients/python) drives a task of its own; SIGTERM stops the server cleanly with both attempts
+ * recorded.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -86,6 +87,13 @@ describe('npm run arena:serve', () => {
     expect([png.width, png.height]).toEqual([320, 240]);
     expect(lumaStd(png.data)).toBeGreaterThan(5);
 
+    // Leave the task, then UrbanGround-style Python drives a task of its own (clients/python, stdlib only).
+    expect((await fetch(`${base}/task/exit`, { method: 'POST' })).status).toBe(200);
+    const py = spawnSync('python3', [join(ROOT, 'clients/python/examples/smoke.py'), base], { encoding: 'utf8', timeout: 120_000 });
+    expect(py.status, `clients/python/examples/smoke.py failed:\n${py.stdout}\n${py.stderr}`).toBe(0);
+    const smoke = JSON.parse(py.stdout.trim().split('\n').pop() as string);
+    expect(smoke).toMatchObject({ ok: true, screenshot: { format: 'png', width: 320, height: 240 }, bad_request: { status: 400 } });
+
     proc.kill('SIGTERM');
     const end = await Promise.race([exited, new Promise<null>((r) => setTimeout(() => r(null), 60_000))]);
     expect(end, `arena:serve did not exit within 60 s of SIGTERM:\n${stderr}`).toEqual({ code: 0, signal: null });
@@ -93,8 +101,9 @@ describe('npm run arena:serve', () => {
     const log = join(out, 'serve-records.jsonl');
     expect(existsSync(log)).toBe(true);
     const records = readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-    expect(records).toHaveLength(1);
-    expect(records[0]).toMatchObject({ task: 'vln-01', type: null, status: 'server_closed' });
+    expect(records).toHaveLength(2);
+    expect(records[0]).toMatchObject({ task: 'vln-01', type: null, status: 'exited' });
+    expect(records[1]).toMatchObject({ task: 'vln-01', status: 'exited', driver: 'curbside-smoke' });
     expect(records[0].steps.map((s: { action: string }) => s.action)).toEqual([body.action]);
     expect(records[0].state).toEqual(body.state);
   });

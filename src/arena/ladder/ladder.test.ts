@@ -1,0 +1,202 @@
+/**
+ * UrbanGround's ladder in the arena: the checked-in `urbanground` suite is what the generator makes
+ * byte for byte, every task's truth holds against the world, the oracle solves every task and the
+ * random agent stays far below; the episode rules (arrival after a step, terminate, the answer turn,
+ * the step limit, refused actions); multiple-choice answers read as UrbanGround's harness reads them;
+ * and export to UrbanGround's task schema → re-import gives the same tasks.
+ */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { generateWorld } from '../../world/world';
+import { DEFAULT_GEOREFERENCE } from '../../world/georef';
+import { zoneAt } from '../../world/queries';
+import { navDistances } from '../network';
+import { parseChoiceAnswer } from '../scoring';
+import { parseTaskFile, taskFileText, type ArenaTask } from '../task';
+import { taskWorld } from '../generate/context';
+import { ARRIVAL_RADIUS, LADDER_PER_DIFFICULTY, SHORT_NAV_BANDS, SHORT_NAV_MIN_DISTANCE, urbanGroundSuite } from '../generate/ladder';
+import { controlTaskFromUrbanGround, parseUrbanGroundTask, urbanGroundDocument } from '../control/tasks';
+import { summarise } from '../summary';
+import { LadderOracle, LadderRandom } from './agent';
+import { LadderEpisode } from './episode';
+import { runLadderEpisode } from './run';
+
+const PATH = resolve(import.meta.dirname, '../../../scenes/arena/urbanground.json');
+const text = readFileSync(PATH, 'utf8');
+const file = parseTaskFile(PATH, text);
+const world = generateWorld({ seed: file.world.seed, size: file.world.size });
+const w = taskWorld(world);
+const g = DEFAULT_GEOREFERENCE;
+const byFamily = (f: string) => file.tasks.filter((t) => t.family === f);
+const episode = (t: ArenaTask) => new LadderEpisode(world, w.inventory, g, t);
+
+describe('the urbanground suite', () => {
+  it('is what the generator makes, byte for byte', { timeout: 120_000 }, async () => {
+    expect(taskFileText(await urbanGroundSuite(file.world.seed, file.world.size))).toBe(text);
+  });
+
+  it('holds landmark QA and short navigation tasks in equal splits with UrbanGround\'s radius and step limit', () => {
+    for (const f of ['landmark-qa', 'short-navigation']) {
+      for (const d of ['easy', 'medium', 'hard']) expect(byFamily(f).filter((t) => t.difficulty === d)).toHaveLength(LADDER_PER_DIFFICULTY);
+    }
+    expect(file.tasks.every((t) => t.stepLimit === 150)).toBe(true);
+  });
+
+  it('asks landmark QA about the storefront nearest the start, with three shops from far away', () => {
+    const shops = w.inventory.landmarks.filter((l) => l.kind === 'storefront');
+    for (const t of byFamily('landmark-qa')) {
+      if (t.truth.scoring !== 'choice') throw new Error('not a choice task');
+      const p = world.nav.nodes[t.start.node];
+      const dist = (name: string) => Math.min(...shops.filter((l) => l.name === name).map((l) => Math.hypot(l.entrance[0] - p[0], l.entrance[1] - p[1])));
+      const right = t.truth.options[t.truth.answer];
+      expect(new Set(t.truth.options).size).toBe(4);
+      expect(dist(right)).toBeGreaterThanOrEqual(6);
+      expect(dist(right)).toBeLessThanOrEqual(20);
+      for (const [k, o] of t.truth.options.entries()) if (k !== t.truth.answer) expect(dist(o)).toBeGreaterThan(80);
+    }
+  });
+
+  it('sends short navigation to a landmark entrance in sight, in its walking band and over 1.5 radii away', () => {
+    for (const t of byFamily('short-navigation')) {
+      if (t.truth.scoring !== 'arrival') throw new Error('not an arrival task');
+      const target = w.inventory.landmarks.find((l) => l.id === t.source.landmark)!;
+      expect(t.truth.goal).toEqual(target.entrance);
+      expect(t.truth.radius).toBe(ARRIVAL_RADIUS);
+      const [lo, hi] = SHORT_NAV_BANDS[t.difficulty];
+      const walk = navDistances(world.nav, target.node).dist[t.start.node];
+      expect(walk).toBeGreaterThanOrEqual(lo);
+      expect(walk).toBeLessThanOrEqual(hi);
+      const p = world.nav.nodes[t.start.node];
+      const d = Math.hypot(target.entrance[0] - p[0], target.entrance[1] - p[1]);
+      expect(d).toBeGreaterThanOrEqual(SHORT_NAV_MIN_DISTANCE);
+      for (let s = 0; s < d - 1.5; s += 0.5) expect(zoneAt(world, p[0] + ((target.entrance[0] - p[0]) * s) / d, p[1] + ((target.entrance[1] - p[1]) * s) / d)).not.toBe('building');
+    }
+  });
+
+  it('is solved by the oracle, every task; the random agent stays far below', { timeout: 60_000 }, async () => {
+    const oracle = [];
+    const random = [];
+    for (const t of file.tasks) {
+      oracle.push(await runLadderEpisode(world, w.inventory, g, t, new LadderOracle(), 0));
+      for (const seed of [1, 2]) random.push(await runLadderEpisode(world, w.inventory, g, t, new LadderRandom(seed), seed));
+    }
+    const [o, r] = summarise([...oracle, ...random]);
+    expect(o.overall).toBe(100);
+    expect(oracle.filter((x) => x.family === 'short-navigation').every((x) => x.status === 'arrived' || x.status === 'terminated')).toBe(true);
+    expect(oracle.every((x) => x.metrics.buildingCollisions === 0)).toBe(true);
+    expect(r.overall).toBeLessThan(50);
+  });
+});
+
+describe('ladder episodes', () => {
+  const sn = byFamily('short-navigation')[0];
+  const lq = byFamily('landmark-qa')[0];
+
+  it('end navigation as arrived after the action that enters the radius, scored where the avatar stands', async () => {
+    const ep = episode(sn);
+    const oracle = new LadderOracle();
+    oracle.begin({ taskId: sn.id, family: sn.family, instruction: sn.instruction }, { world, task: sn, session: ep.session });
+    let out = null;
+    while (!out) out = ep.act((await oracle.act(ep.observation())).action);
+    expect(['arrived', 'terminated']).toContain(out.status);
+    expect(out.score).toBe(1);
+    expect(out.distanceToGoal).toBeLessThanOrEqual(ARRIVAL_RADIUS);
+    expect(out.metrics.remainingDistanceRatio).toBeCloseTo((out.distanceToGoal as number) / (out.metrics.originalDistance as number), 9);
+    expect(out.metrics.networkAdherence).toBe(1);
+  });
+
+  it('score navigation that stops at the start 0, and refuse an answer to it', () => {
+    const ep = episode(sn);
+    expect(ep.act({ action: 'answer', answer: 'A' })).toBeNull();
+    expect(ep.observation().notices[0]).toMatch(/scored where you stop/);
+    const out = ep.act({ action: 'terminate' });
+    expect(out?.status).toBe('terminated');
+    expect(out?.score).toBe(0);
+    expect(out?.steps).toBe(0);
+  });
+
+  it('do not count a refused action as a step', () => {
+    const ep = episode(sn);
+    expect(ep.act({ action: 'map_pan', east: 10, north: 0 })).toBeNull();
+    expect(ep.observation().step).toBe(0);
+    expect(ep.observation().notices[0]).toMatch(/map is not open/);
+    ep.act({ action: 'look', yaw: 30, pitch: 0 });
+    expect(ep.observation().step).toBe(1);
+    expect(ep.steps.map((s) => s.valid)).toEqual([false, true]);
+  });
+
+  it('take one answer after a question\'s exploration, read as UrbanGround reads it', () => {
+    if (lq.truth.scoring !== 'choice') throw new Error('not a choice task');
+    const right = 'ABCD'[lq.truth.answer];
+    const wrong = 'ABCD'[(lq.truth.answer + 1) % 4];
+    const ep = episode(lq);
+    ep.act({ action: 'look', yaw: 90, pitch: 0 });
+    expect(ep.act({ action: 'terminate' })).toBeNull();
+    expect(ep.observation().answerTurn).toBe(true);
+    expect(ep.observation().options).toEqual(lq.truth.options);
+    expect(ep.act({ action: 'move', dir: 'forward', seconds: 1 })).toBeNull();
+    const out = ep.act({ action: 'answer', answer: `option ${right.toLowerCase()}` });
+    expect(out).toMatchObject({ status: 'answered', score: 1, steps: 1 });
+    expect(episode(lq).act({ action: 'answer', answer: wrong })?.score).toBe(0);
+    expect(episode(lq).act({ action: 'answer', answer: `${right}.` })?.score).toBe(0);
+  });
+
+  it('turn the step limit into the answer turn of a question and the end of a navigation', () => {
+    const short = (t: ArenaTask): ArenaTask => ({ ...t, stepLimit: 3 });
+    const q = episode(short(lq));
+    for (let k = 0; k < 3; k++) expect(q.act({ action: 'look', yaw: 10, pitch: 0 })).toBeNull();
+    expect(q.observation().answerTurn).toBe(true);
+    const n = episode(short(sn));
+    n.act({ action: 'look', yaw: 180, pitch: 0 });
+    n.act({ action: 'look', yaw: 10, pitch: 0 });
+    expect(n.act({ action: 'look', yaw: 10, pitch: 0 })?.status).toBe('step_limit');
+  });
+
+  it('give the same states and records for the same actions', () => {
+    const run = () => {
+      const ep = episode(sn);
+      for (const a of [{ action: 'look', yaw: -40, pitch: 0 }, { action: 'move', dir: 'forward', seconds: 2 }, { action: 'sprint', dir: 'left', seconds: 0.5 }] as const) ep.act(a);
+      return JSON.stringify([ep.steps, ep.observation()]);
+    };
+    expect(run()).toBe(run());
+  });
+});
+
+describe('multiple-choice answers', () => {
+  it('read a letter A–D alone, or after "option"', () => {
+    expect(parseChoiceAnswer('B')).toBe(1);
+    expect(parseChoiceAnswer(' b ')).toBe(1);
+    expect(parseChoiceAnswer('Option C')).toBe(2);
+    expect(parseChoiceAnswer('OPTIOND')).toBe(3);
+    for (const bad of ['B.', 'B) bakery', 'E', '', 'AB', 'the answer is A']) expect(parseChoiceAnswer(bad)).toBeNull();
+  });
+});
+
+describe('export to UrbanGround\'s task schema', () => {
+  it('writes their fields and prefixes, and re-imports to the same starts, headings and goals', () => {
+    for (const t of file.tasks) {
+      const doc = urbanGroundDocument(world, g, t)!;
+      expect(doc.id.startsWith(t.family === 'short-navigation' ? 'SN-' : 'LQ-')).toBe(true);
+      expect(doc.type).toBe(t.family === 'short-navigation' ? 0 : 7);
+      const back = controlTaskFromUrbanGround(world, g, parseUrbanGroundTask(`${doc.id}.json`, JSON.stringify(doc)), `${doc.id}.json`);
+      const p = world.nav.nodes[t.start.node];
+      const q = world.nav.nodes[t.start.towards];
+      expect(Math.hypot(back.start.position[0] - p[0], back.start.position[1] - p[1])).toBeLessThan(1e-3);
+      expect(Math.abs(Math.atan2(Math.sin(back.start.yaw - Math.atan2(q[1] - p[1], q[0] - p[0])), Math.cos(back.start.yaw - Math.atan2(q[1] - p[1], q[0] - p[0]))))).toBeLessThan(1e-4);
+      if (t.truth.scoring === 'arrival') {
+        const e = back.endPoints[0].position;
+        expect(Math.hypot(e[0] - t.truth.goal[0], e[1] - t.truth.goal[1])).toBeLessThan(1e-3);
+        expect(back.endPoints[0].label).toBe(t.truth.label);
+      } else if (t.truth.scoring === 'choice') {
+        expect(doc.qaOptions?.map((o) => o.text)).toEqual(t.truth.options);
+        expect(doc.qaAnswerIndex).toBe(t.truth.answer);
+      }
+    }
+  });
+
+  it('skips 360CityArena\'s families', () => {
+    const cityarena = parseTaskFile('cityarena.json', readFileSync(resolve(import.meta.dirname, '../../../scenes/arena/cityarena.json'), 'utf8'));
+    expect(urbanGroundDocument(world, g, cityarena.tasks[0])).toBeNull();
+  });
+});
