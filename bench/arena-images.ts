@@ -1,49 +1,102 @@
+/**
+ * `npm run bench:arena -- [--suite cityarena] [--per 1] [--gpu] [--no-write]`: what seeing agents
+ * wait for in the arena, measured as `npm run arena` renders (src/cli/arena-render.ts), written to
+ * bench/RESULTS.md (section `arena-images`):
+ *
+ * - start-up, once per run: the world and inventory in Node, Chromium and the world view opened in
+ *   the page (world generation, the first chunks' bake, the renderer and its pipelines) and its first frame;
+ * - entering a task to its first observation (the view at the start, the current-location map, the
+ *   task's reference image), for the first `--per` tasks of every family × difficulty, each in a part
+ *   of the city not seen before;
+ * - one step after entering (walk 1 s, render the step's images).
+ */
 import { readFileSync } from 'node:fs';
+import { Command } from 'commander';
 import { generateWorld } from '../src/world/world';
 import { taskWorld } from '../src/arena/generate/context';
-import { parseTaskFile } from '../src/arena/task';
+import { parseTaskFile, type ArenaTask } from '../src/arena/task';
 import { ArenaEpisode } from '../src/arena/episode';
-import { ArenaImageRenderer, arenaMapImage, encodePng } from '../src/cli/arena-render';
-import { locationMapSpec } from '../src/arena/map-images';
-import { withHarness } from '../src/tools/browser-harness';
+import { ArenaImageRenderer } from '../src/cli/arena-render';
 import { resolveArenaSuite } from '../src/cli/arena-suite';
+import { machineLine, markdownTable, writeResultsSection } from '../src/cli/results-file';
+import { runCli } from '../src/cli/run-cli';
+import { positiveInt } from '../src/cli/parse';
+import { withHarness } from '../src/tools/browser-harness';
 
-const path = resolveArenaSuite('cityarena');
-const file = parseTaskFile(path, readFileSync(path, 'utf8'));
-let t = performance.now();
-const world = generateWorld({ seed: file.world.seed, size: file.world.size });
-const w = taskWorld(world);
-console.log('world+inventory', (performance.now() - t).toFixed(0));
-const ids = ['vln-01', 'vln-02', 'count-03', 'relational-04', 'landmark-language-05', 'map-navigation-06', 'localization-07'];
-await withHarness({}, async (h) => {
-  const r = new ArenaImageRenderer(h, world, w.inventory, { width: 640, height: 480, fovYDeg: 60 });
-  for (const id of ids) {
-    const task = file.tasks.find((x) => x.id === id);
-    if (!task) { console.log('no', id); continue; }
-    const ep = new ArenaEpisode(world, task, w.names);
-    const pose = ep.cameraPose();
-    const [x, y, z] = pose.eye;
-    const target: [number, number, number] = [x + Math.cos(pose.yaw), y + Math.sin(pose.yaw), z];
-    await r.view({ eye: [0,0,1.6], target: [1,0,1.6] }).catch(()=>null);
-    t = performance.now();
-    const f0 = await h.call('renderViewFrame', { session: (r as any).session, orbitDeg: 0, pose: { eye: pose.eye, target } });
-    const viewMs = performance.now() - t;
-    const firstPage = f0.renderMs;
-    t = performance.now();
-    const f = await h.call('renderViewFrame', { session: (r as any).session, orbitDeg: 0, pose: { eye: pose.eye, target } });
-    const again = performance.now() - t;
-    t = performance.now();
-    const rgba = Buffer.from(f.rgbaBase64, 'base64');
-    encodePng(f.width, f.height, rgba);
-    const pngMs = performance.now() - t;
-    t = performance.now();
-    const spec = locationMapSpec(task, { position: [x, y], yaw: pose.yaw });
-    if (spec) arenaMapImage(world, w.inventory, spec);
-    const mapMs = performance.now() - t;
-    t = performance.now();
-    await r.render(ep);
-    const fullMs = performance.now() - t;
-    console.log(id, { open: r.openMs.toFixed(0), viewMs: viewMs.toFixed(0), firstPage: firstPage.toFixed(0), again: again.toFixed(0), pageRender: f.renderMs.toFixed(0), pngMs: pngMs.toFixed(0), mapMs: mapMs.toFixed(0), fullRender: fullMs.toFixed(0), splats: f.splatCount, chunks: f.chunkCount });
+const program = new Command('bench:arena')
+  .description("Time seeing agents' images in the arena: start-up, entering a task to its first observation, a step.")
+  .option('--suite <NAME|FILE>', 'the suite', 'cityarena')
+  .option('--per <N>', 'tasks per family × difficulty', positiveInt(25), 1)
+  .option('--gpu', "render with the machine's GPU instead of SwiftShader")
+  .option('--no-write', 'print only; leave bench/RESULTS.md unchanged');
+
+const quantile = (v: number[], q: number) => {
+  const s = [...v].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(q * s.length))];
+};
+const secs = (ms: number) => (ms / 1000).toFixed(2);
+
+runCli(async () => {
+  program.parse();
+  const o = program.opts<{ suite: string; per: number; gpu?: boolean; write: boolean }>();
+  const path = resolveArenaSuite(o.suite);
+  const file = parseTaskFile(path, readFileSync(path, 'utf8'));
+  let t = performance.now();
+  const world = generateWorld({ seed: file.world.seed, size: file.world.size });
+  const w = taskWorld(world);
+  const nodeMs = performance.now() - t;
+  const picked: ArenaTask[] = [];
+  const seen = new Map<string, number>();
+  for (const task of file.tasks) {
+    const key = `${task.family}|${task.difficulty}`;
+    if ((seen.get(key) ?? 0) < o.per && task.family !== 'landmark-qa' && task.family !== 'short-navigation') {
+      picked.push(task);
+      seen.set(key, (seen.get(key) ?? 0) + 1);
+    }
   }
-  await r.close();
+  const camera = { width: 640, height: 480, fovYDeg: 60 };
+  const rows: (string | number)[][] = [];
+  let adapter = '';
+  let software = true;
+  const launchT0 = performance.now();
+  await withHarness({ hardwareGpu: o.gpu }, async (h) => {
+    const launchMs = performance.now() - launchT0;
+    const r = new ArenaImageRenderer(h, world, w.inventory, camera);
+    const enter: number[] = [];
+    const step: number[] = [];
+    let firstMs = 0;
+    for (const [k, task] of picked.entries()) {
+      const ep = new ArenaEpisode(world, task, w.names);
+      t = performance.now();
+      await r.render(ep);
+      const ms = performance.now() - t;
+      if (k === 0) firstMs = ms;
+      else enter.push(ms);
+      ep.act({ kind: 'forward', seconds: 1 });
+      t = performance.now();
+      await r.render(ep);
+      step.push(performance.now() - t);
+      process.stderr.write(`${k + 1}/${picked.length} ${task.id}: enter ${secs(ms)} s, step ${secs(step[step.length - 1])} s\n`);
+    }
+    adapter = r.adapter;
+    software = !o.gpu || /swiftshader/i.test(adapter);
+    await r.close();
+    rows.push(['world and inventory (Node)', secs(nodeMs), '', '', '1']);
+    rows.push(['Chromium and the page', secs(launchMs), '', '', '1']);
+    rows.push(['first task: view opened (world in the page, first bake, renderer) and first observation', secs(firstMs), '', '', '1']);
+    rows.push(['entering a later task → first observation', secs(quantile(enter, 0.5)), secs(quantile(enter, 0.9)), secs(Math.max(...enter)), String(enter.length)]);
+    rows.push(['a step (walk 1 s → observation)', secs(quantile(step, 0.5)), secs(quantile(step, 0.9)), secs(Math.max(...step)), String(step.length)]);
+  });
+  const table = markdownTable(['what', 'median s', 'p90 s', 'max s', 'n'], rows);
+  const body = [
+    `## Arena images: start-up, entering a task, a step (\`npm run bench:arena\`, ${new Date().toISOString().slice(0, 10)})`,
+    '',
+    machineLine(adapter, software),
+    '',
+    `Suite ${file.suite} (world ${file.world.seed}, ${file.world.size} m), ${picked.length} tasks (the first ${o.per} of each family × difficulty), 640×480 views encoded as PNG in the page, the 200 m location map and the reference image drawn in Node.`,
+    '',
+    table,
+  ].join('\n');
+  console.log(body);
+  if (o.write) writeResultsSection('arena-images', body);
 });

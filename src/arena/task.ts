@@ -26,9 +26,10 @@ export const CITYARENA_FAMILIES = ['localization', 'landmark-language', 'landmar
 export type CityArenaFamily = (typeof CITYARENA_FAMILIES)[number];
 /**
  * UrbanGround's ladder families built so far (their task-type ids: LQ landmark QA, level 1; SN short
- * navigation to a visible destination, level 2), played with UrbanGround's free moves.
+ * navigation to a visible destination, LN long navigation with the map, IN instruction navigation,
+ * level 2), played with UrbanGround's free moves.
  */
-export const URBANGROUND_FAMILIES = ['landmark-qa', 'short-navigation'] as const;
+export const URBANGROUND_FAMILIES = ['landmark-qa', 'short-navigation', 'long-navigation', 'instruction-navigation'] as const;
 export type UrbanGroundFamily = (typeof URBANGROUND_FAMILIES)[number];
 /** Every arena family. */
 export const ARENA_FAMILIES = [...CITYARENA_FAMILIES, ...URBANGROUND_FAMILIES] as const;
@@ -37,6 +38,8 @@ export type ArenaFamily = (typeof ARENA_FAMILIES)[number];
 export const URBANGROUND_FAMILY_KIND: Record<UrbanGroundFamily, { prefix: string; type: number; level: number }> = {
   'landmark-qa': { prefix: 'LQ', type: 7, level: 1 },
   'short-navigation': { prefix: 'SN', type: 0, level: 2 },
+  'long-navigation': { prefix: 'LN', type: 2, level: 2 },
+  'instruction-navigation': { prefix: 'IN', type: 10, level: 2 },
 };
 
 /** Whether a family is played with UrbanGround's free moves (else 360CityArena's tokens on the network). */
@@ -128,7 +131,7 @@ export type ArenaTaskFile = z.infer<typeof TaskFileSchema>;
 /** How each family is scored (360CityArena §3.4). */
 export const FAMILY_SCORING: Record<ArenaFamily, ArenaTruth['scoring']> = {
   localization: 'exact_match', 'landmark-language': 'coordinate_match', 'landmark-image': 'coordinate_match', 'map-navigation': 'coordinate_match', vln: 'coordinate_match', relational: 'fuzzy_match', count: 'mra',
-  'landmark-qa': 'choice', 'short-navigation': 'arrival',
+  'landmark-qa': 'choice', 'short-navigation': 'arrival', 'long-navigation': 'arrival', 'instruction-navigation': 'arrival',
 };
 
 /**

@@ -53,8 +53,11 @@ const png = (img: MapImage) => encodePng(img.width, img.height, img.data);
 export class ArenaImageRenderer {
   private session: number | null = null;
   private readonly references = new Map<string, Uint8Array>();
+  private readonly maps = new Map<string, Uint8Array>();
   /** Milliseconds spent opening the view (world generation and the first chunks' bake). */
   openMs = 0;
+  /** The WebGPU adapter the view renders on (known once the view is open). */
+  adapter = '';
 
   /** @param conditions time of day and weather of the view (default: the default look). */
   constructor(private readonly h: Harness, private readonly world: World, private readonly inventory: WorldInventory, private readonly camera: ArenaCameraSpec, private readonly conditions?: Conditions) {}
@@ -64,6 +67,7 @@ export class ArenaImageRenderer {
     const t0 = performance.now();
     const opened = await this.h.call('openWorldView', { seed: this.world.seed, worldSize: this.world.size, width: this.camera.width, height: this.camera.height, fovYDeg: this.camera.fovYDeg, eye: first.eye, target: first.target, up: [0, 0, 1], conditions: this.conditions });
     this.openMs = performance.now() - t0;
+    this.adapter = opened.adapter;
     this.session = opened.session;
     return opened.session;
   }
@@ -89,7 +93,12 @@ export class ArenaImageRenderer {
     let reference = this.references.get(ep.task.id) ?? null;
     if (!reference) {
       const taskSpec = taskMapSpec(ep.task);
-      if (taskSpec) reference = png(arenaMapImage(this.world, this.inventory, taskSpec));
+      if (taskSpec) {
+        // Tasks with the same map (localization's grid over the same region) share one image.
+        const key = JSON.stringify(taskSpec);
+        reference = this.maps.get(key) ?? png(arenaMapImage(this.world, this.inventory, taskSpec));
+        this.maps.set(key, reference);
+      }
       else if (ep.task.referenceView) reference = await this.view(ep.task.referenceView);
       if (reference) this.references.set(ep.task.id, reference);
     }

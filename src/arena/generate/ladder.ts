@@ -11,6 +11,11 @@
  *   between the start and its entrance, at least 1.5 × the radius away in a straight line), arrival
  *   within {@link ARRIVAL_RADIUS} m. Difficulty by the shortest walk: easy 25–45 m, medium 45–75 m,
  *   hard 75–120 m (UrbanGround bins success by distance).
+ * - Long navigation (LN, level 2): walk to a named landmark several streets away, with the map (no
+ *   line of sight asked); shortest walk 120–200 / 200–300 / 300–420 m.
+ * - Instruction navigation (IN, level 2): follow numbered turn-by-turn directions written from the
+ *   route (the arena's VLN writer: "Turn left at the second intersection and cross Oak Street.",
+ *   "Stop in front of Rossi Bakery on your right."); shortest walk 60–120 / 120–190 / 190–260 m.
  *
  * Deterministic: the same world seed and size give the same file byte for byte.
  */
@@ -20,7 +25,8 @@ import type { Landmark } from '../../world/inventory';
 import { generateWorld } from '../../world/world';
 import { worldIndex, zoneAt } from '../../world/queries';
 import { DEFAULT_GEOREFERENCE } from '../../world/georef';
-import { navDistances } from '../network';
+import { decisionPoints, navDistances, pathTo } from '../network';
+import { numberedDirections, writeDirections } from './directions';
 import { LadderOracle } from '../ladder/agent';
 import { runLadderEpisode } from '../ladder/run';
 import { ARENA_TASKS_FORMAT, ARENA_TASKS_VERSION, DIFFICULTIES, URBANGROUND_FAMILIES, type ArenaTask, type ArenaTaskFile, type Difficulty, type UrbanGroundFamily } from '../task';
@@ -38,6 +44,10 @@ export const LADDER_PER_DIFFICULTY = 8;
 export const SHORT_NAV_BANDS: Record<Difficulty, [number, number]> = { easy: [25, 45], medium: [45, 75], hard: [75, 120] };
 /** Least straight-line distance of a short navigation's start from its goal: 1.5 × the arrival radius, metres. */
 export const SHORT_NAV_MIN_DISTANCE = 1.5 * 15;
+/** Shortest-walk bands of long navigation, metres. */
+export const LONG_NAV_BANDS: Record<Difficulty, [number, number]> = { easy: [120, 200], medium: [200, 300], hard: [300, 420] };
+/** Shortest-walk bands of instruction navigation, metres. */
+export const INSTRUCTION_NAV_BANDS: Record<Difficulty, [number, number]> = { easy: [60, 120], medium: [120, 190], hard: [190, 260] };
 /** Bearing of the nearest shop from the start heading per landmark-QA difficulty, degrees (|angle| in [lo, hi)). */
 export const QA_BEARINGS: Record<Difficulty, [number, number]> = { easy: [0, 45], medium: [45, 135], hard: [135, 181] };
 
@@ -97,6 +107,49 @@ export const shortNavigation: LadderGenerator = (w, rng, difficulty) => {
   };
 };
 
+/** A start node whose shortest walk to `target` lies in `band`, and that walk (start first); or null. */
+function startInBand(w: TaskWorld, rng: Rng, target: Landmark, band: [number, number]): { start: number; walk: number; path: number[] } | null {
+  const d = navDistances(w.world.nav, target.node);
+  const pool: number[] = [];
+  for (let i = 0; i < d.dist.length; i++) if (d.dist[i] >= band[0] && d.dist[i] <= band[1]) pool.push(i);
+  if (pool.length === 0) return null;
+  const start = pool[rng.int(0, pool.length - 1)];
+  const path = pathTo(d, start);
+  return path ? { start, walk: d.dist[start], path: path.reverse() } : null;
+}
+
+/** Long navigation (see the module comment). */
+export const longNavigation: LadderGenerator = (w, rng, difficulty) => {
+  const target = w.targets[rng.int(0, w.targets.length - 1)];
+  const s = startInBand(w, rng, target, LONG_NAV_BANDS[difficulty]);
+  if (!s || s.path.length < 2) return null;
+  return {
+    family: 'long-navigation', difficulty,
+    instruction: `[Long Navigation Task] Walk to ${describe(target)}, several streets away. Open the map to find it and plan your way (no route is drawn for you). Stop (terminate) when you are in front of it; you succeed within ${ARRIVAL_RADIUS} m of its entrance.`,
+    start: { node: s.start, towards: w.adj[s.start][rng.int(0, w.adj[s.start].length - 1)].to },
+    grantsLocation: true, map: null, referenceView: null,
+    truth: { scoring: 'arrival', goal: target.entrance, radius: ARRIVAL_RADIUS, label: target.name },
+    source: { ...noSource, landmark: target.id, pathLength: round(s.walk), decisionPoints: decisionPoints(w.world.nav, s.path) },
+  };
+};
+
+/** Instruction navigation (see the module comment). */
+export const instructionNavigation: LadderGenerator = (w, rng, difficulty) => {
+  const pool = w.targets.filter((l) => l.kind === 'storefront');
+  const target = pool[rng.int(0, pool.length - 1)];
+  const s = startInBand(w, rng, target, INSTRUCTION_NAV_BANDS[difficulty]);
+  if (!s || s.path.length < 3) return null;
+  const directions = writeDirections(w, s.path, target);
+  return {
+    family: 'instruction-navigation', difficulty,
+    instruction: `[Instruction Navigation Task] Follow these directions to your destination:\n\n${numberedDirections(directions)}\n\nStop (terminate) when you are there; you succeed within ${ARRIVAL_RADIUS} m of it.`,
+    start: { node: s.start, towards: s.path[1] },
+    grantsLocation: true, map: null, referenceView: null,
+    truth: { scoring: 'arrival', goal: target.entrance, radius: ARRIVAL_RADIUS, label: target.name },
+    source: { ...noSource, landmark: target.id, pathLength: round(s.walk), decisionPoints: decisionPoints(w.world.nav, s.path), instructionSteps: directions.length },
+  };
+};
+
 /** Landmark QA (see the module comment). */
 export const landmarkQa: LadderGenerator = (w, rng, difficulty) => {
   const nodes = w.world.nav.nodes;
@@ -139,7 +192,9 @@ export const landmarkQa: LadderGenerator = (w, rng, difficulty) => {
 };
 
 /** The generator of each ladder family. */
-export const LADDER_GENERATORS: Record<UrbanGroundFamily, LadderGenerator> = { 'landmark-qa': landmarkQa, 'short-navigation': shortNavigation };
+export const LADDER_GENERATORS: Record<UrbanGroundFamily, LadderGenerator> = {
+  'landmark-qa': landmarkQa, 'short-navigation': shortNavigation, 'long-navigation': longNavigation, 'instruction-navigation': instructionNavigation,
+};
 
 const MAX_DRAWS = 4000;
 

@@ -55,16 +55,20 @@ export function suiteStatistics(file: ArenaTaskFile): SuiteStatistics {
     { family: 'landmark-image', measure: 'walk to the landmark, m', measured: meanBy(tasks, 'landmark-image', (t) => t.source.pathLength), paper: null },
     { family: 'relational', measure: 'walk to the anchor, m', measured: meanBy(tasks, 'relational', (t) => t.source.pathLength), paper: null },
     { family: 'short-navigation', measure: 'walk to the landmark, m', measured: meanBy(tasks, 'short-navigation', (t) => t.source.pathLength), paper: null },
+    { family: 'long-navigation', measure: 'walk to the landmark, m', measured: meanBy(tasks, 'long-navigation', (t) => t.source.pathLength), paper: null },
+    { family: 'long-navigation', measure: 'decision points', measured: meanBy(tasks, 'long-navigation', (t) => t.source.decisionPoints), paper: null },
+    { family: 'instruction-navigation', measure: 'instruction steps', measured: meanBy(tasks, 'instruction-navigation', (t) => t.source.instructionSteps), paper: null },
+    { family: 'instruction-navigation', measure: 'walk to the landmark, m', measured: meanBy(tasks, 'instruction-navigation', (t) => t.source.pathLength), paper: null },
   ].filter((s) => Object.values(s.measured).some((v) => v !== null));
   return { counts, statistics };
 }
 
 /** The statistics as a plain-text table (what `--stats` prints). */
 export function statisticsTable(s: SuiteStatistics): string {
-  const lines = ['family              easy medium hard'];
-  for (const [f, c] of Object.entries(s.counts)) lines.push(`${f.padEnd(18)} ${String(c.easy).padStart(5)} ${String(c.medium).padStart(6)} ${String(c.hard).padStart(4)}`);
-  lines.push('', 'statistic (measured / 360CityArena)          easy            medium          hard');
+  const lines = ['family                  easy medium hard'];
+  for (const [f, c] of Object.entries(s.counts)) lines.push(`${f.padEnd(22)} ${String(c.easy).padStart(5)} ${String(c.medium).padStart(6)} ${String(c.hard).padStart(4)}`);
+  lines.push('', 'statistic (measured / paper)                            easy            medium          hard');
   const cell = (m: number | null, p: number | undefined) => `${m === null ? '-' : m.toFixed(1)} / ${p === undefined ? '-' : p.toFixed(1)}`.padEnd(16);
-  for (const st of s.statistics) lines.push(`${`${st.family}: ${st.measure}`.padEnd(45)}${DIFFICULTIES.map((d) => cell(st.measured[d], st.paper?.[d])).join('')}`);
+  for (const st of s.statistics) lines.push(`${`${st.family}: ${st.measure}`.padEnd(56)}${DIFFICULTIES.map((d) => cell(st.measured[d], st.paper?.[d])).join('')}`);
   return lines.join('\n');
 }

@@ -12,6 +12,7 @@ import type { ArenaTask } from '../task';
 import type { World } from '../../world/world';
 import type { ControlSession } from '../control/session';
 import { WALK_SPEED } from '../walker';
+import { SPRINT_SPEED } from '../free-walker';
 import type { LadderAction, LadderObservation } from './episode';
 
 /** A ladder agent's reply to one observation. */
@@ -46,11 +47,22 @@ const wrapDeg = (d: number) => ((((d + 180) % 360) + 360) % 360) - 180;
 const REACHED = 0.6;
 /** Heading error the oracle turns away before walking, degrees. */
 const AIM_DEG = 4;
+/** How far from the straight line ahead the path points it skips may lie, metres. */
+const KEEP_TO_PATH = 0.25;
+
+/** Distance from `p` to the segment a–b, metres. */
+function distanceToSegment(p: Vec2, a: Vec2, b: Vec2): number {
+  const [dx, dy] = [b[0] - a[0], b[1] - a[1]];
+  const l2 = dx * dx + dy * dy;
+  const t = l2 > 0 ? Math.max(0, Math.min(1, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / l2)) : 0;
+  return Math.hypot(p[0] - a[0] - t * dx, p[1] - a[1] - t * dy);
+}
 
 /**
- * The oracle: answers questions from the truth; walks to a goal along the shortest pedestrian-network
+ * The oracle: answers questions from the truth; goes to a goal along the shortest pedestrian-network
  * path (from the waypoint nearest its start to the one nearest the goal, then the goal itself),
- * turning with `look` and walking with `move` (at most 2 s), and stops well inside the radius.
+ * turning with `look` and, towards the farthest path point whose straight line keeps within 0.25 m
+ * of the path, running (`sprint`, at most 2 s) or walking the last metres, and stops well inside the radius.
  */
 export class LadderOracle implements LadderAgent {
   readonly name = 'oracle';
@@ -93,8 +105,24 @@ export class LadderOracle implements LadderAgent {
       this.lastPosition = null;
       return { action: { action: 'move', dir: this.stuck % 2 ? 'left' : 'right', seconds: 0.5 }, thought: 'privileged: blocked, stepping aside' };
     }
-    while (this.next < this.path.length - 1 && Math.hypot(pos[0] - this.path[this.next][0], pos[1] - this.path[this.next][1]) < REACHED) this.next++;
-    const target = this.path[this.next];
+    // The next path point is the first one not reached nor passed (past it along the path's next leg).
+    const passed = (k: number) => {
+      const [a, b] = [this.path[k], this.path[k + 1]];
+      return Math.hypot(pos[0] - a[0], pos[1] - a[1]) < REACHED || (pos[0] - a[0]) * (b[0] - a[0]) + (pos[1] - a[1]) * (b[1] - a[1]) > 0;
+    };
+    while (this.next < this.path.length - 1 && passed(this.next)) this.next++;
+    // Aim at the farthest path point within a sprint whose straight line keeps to the path.
+    let far = this.next;
+    for (let j = this.next + 1; j < this.path.length; j++) {
+      const q = this.path[j];
+      const len = Math.hypot(q[0] - pos[0], q[1] - pos[1]);
+      if (len > SPRINT_SPEED * 2) break;
+      let keeps = true;
+      for (let k = this.next; k < j && keeps; k++) keeps = distanceToSegment(this.path[k], pos, q) <= KEEP_TO_PATH;
+      if (!keeps) break;
+      far = j;
+    }
+    const target = this.path[far];
     const dx = target[0] - pos[0];
     const dy = target[1] - pos[1];
     const turn = wrapDeg(obs.state.yaw - yawToHeading(Math.atan2(dy, dx)));
@@ -103,9 +131,11 @@ export class LadderOracle implements LadderAgent {
       this.lastPosition = null;
       return { action: { action: 'look', yaw: Math.round(-turn * 10) / 10, pitch: 0 }, thought: `privileged: face waypoint ${this.next}` };
     }
-    const seconds = Math.min(2, Math.max(0.05, Math.round((Math.hypot(dx, dy) / WALK_SPEED) * 20) / 20));
+    const dist = Math.hypot(dx, dy);
+    const sprint = dist > WALK_SPEED * 2;
+    const seconds = Math.min(2, Math.max(0.05, Math.round((dist / (sprint ? SPRINT_SPEED : WALK_SPEED)) * 20) / 20));
     this.lastPosition = pos;
-    return { action: { action: 'move', dir: 'forward', seconds }, thought: `privileged: walk to waypoint ${this.next} of ${this.path.length}` };
+    return { action: { action: sprint ? 'sprint' : 'move', dir: 'forward', seconds }, thought: `privileged: ${sprint ? 'run' : 'walk'} to waypoint ${far} of ${this.path.length}` };
   }
 }
 

@@ -23,6 +23,13 @@ import type { UrbanGroundAction } from '../control/actions';
 import { ControlSession, type ControlState } from '../control/session';
 import { controlTaskFromArena } from '../control/tasks';
 
+/**
+ * The actions an agent may take in a ladder episode: UrbanGround's model-facing set (their runner's
+ * first-person and map actions; `navigate`, `identify_location`, teleports and the environment's
+ * settings are the operator's, not the agent's), plus `terminate` and the answer.
+ */
+export const LADDER_AGENT_ACTIONS: readonly string[] = ['move', 'sprint', 'look', 'jump', 'open_map', 'close_map', 'map_select', 'map_pan', 'map_zoom', 'map_orbit', 'terminate', 'answer'];
+
 /** What a ladder agent may do: an UrbanGround action, or (in the answer turn of a question) its answer. */
 export type LadderAction = UrbanGroundAction | { action: 'answer'; answer: string };
 
@@ -153,6 +160,11 @@ export class LadderEpisode {
       if (!question) return this.end('terminated', null, null);
       this.answering = true;
       this.notices = ['Exploration ended: answer the question with one letter, A–D.'];
+      return null;
+    }
+    if (!LADDER_AGENT_ACTIONS.includes(a.action)) {
+      this.notices = [`${a.action}: not an agent's action here (allowed: ${LADDER_AGENT_ACTIONS.join(', ')})`];
+      record(a.action, false);
       return null;
     }
     const before = this.session.position;

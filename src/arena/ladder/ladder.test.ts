@@ -13,9 +13,9 @@ import { DEFAULT_GEOREFERENCE } from '../../world/georef';
 import { zoneAt } from '../../world/queries';
 import { navDistances } from '../network';
 import { parseChoiceAnswer } from '../scoring';
-import { parseTaskFile, taskFileText, type ArenaTask } from '../task';
+import { parseTaskFile, taskFileText, URBANGROUND_FAMILIES, URBANGROUND_FAMILY_KIND, type ArenaTask } from '../task';
 import { taskWorld } from '../generate/context';
-import { ARRIVAL_RADIUS, LADDER_PER_DIFFICULTY, SHORT_NAV_BANDS, SHORT_NAV_MIN_DISTANCE, urbanGroundSuite } from '../generate/ladder';
+import { ARRIVAL_RADIUS, INSTRUCTION_NAV_BANDS, LADDER_PER_DIFFICULTY, LONG_NAV_BANDS, SHORT_NAV_BANDS, SHORT_NAV_MIN_DISTANCE, urbanGroundSuite } from '../generate/ladder';
 import { controlTaskFromUrbanGround, parseUrbanGroundTask, urbanGroundDocument } from '../control/tasks';
 import { summarise } from '../summary';
 import { LadderOracle, LadderRandom } from './agent';
@@ -36,8 +36,8 @@ describe('the urbanground suite', () => {
     expect(taskFileText(await urbanGroundSuite(file.world.seed, file.world.size))).toBe(text);
   });
 
-  it('holds landmark QA and short navigation tasks in equal splits with UrbanGround\'s radius and step limit', () => {
-    for (const f of ['landmark-qa', 'short-navigation']) {
+  it('holds its families in equal splits with UrbanGround\'s radius and step limit', () => {
+    for (const f of URBANGROUND_FAMILIES) {
       for (const d of ['easy', 'medium', 'hard']) expect(byFamily(f).filter((t) => t.difficulty === d)).toHaveLength(LADDER_PER_DIFFICULTY);
     }
     expect(file.tasks.every((t) => t.stepLimit === 150)).toBe(true);
@@ -74,6 +74,23 @@ describe('the urbanground suite', () => {
     }
   });
 
+  it('sends long and instruction navigation to a landmark over their walking bands, the latter with numbered directions', () => {
+    for (const [family, bands] of [['long-navigation', LONG_NAV_BANDS], ['instruction-navigation', INSTRUCTION_NAV_BANDS]] as const) {
+      for (const t of byFamily(family)) {
+        if (t.truth.scoring !== 'arrival') throw new Error('not an arrival task');
+        const target = w.inventory.landmarks.find((l) => l.id === t.source.landmark)!;
+        expect(t.truth.goal).toEqual(target.entrance);
+        const walk = navDistances(world.nav, target.node).dist[t.start.node];
+        expect(walk).toBeGreaterThanOrEqual(bands[t.difficulty][0]);
+        expect(walk).toBeLessThanOrEqual(bands[t.difficulty][1]);
+        if (family === 'instruction-navigation') {
+          expect(t.instruction).toMatch(/\n1\. /);
+          expect(t.instruction).toContain(`${t.source.instructionSteps}. Stop in front of ${target.name}`);
+        }
+      }
+    }
+  });
+
   it('is solved by the oracle, every task; the random agent stays far below', { timeout: 60_000 }, async () => {
     const oracle = [];
     const random = [];
@@ -83,7 +100,7 @@ describe('the urbanground suite', () => {
     }
     const [o, r] = summarise([...oracle, ...random]);
     expect(o.overall).toBe(100);
-    expect(oracle.filter((x) => x.family === 'short-navigation').every((x) => x.status === 'arrived' || x.status === 'terminated')).toBe(true);
+    expect(oracle.filter((x) => x.family !== 'landmark-qa').every((x) => x.status === 'arrived' || x.status === 'terminated')).toBe(true);
     expect(oracle.every((x) => x.metrics.buildingCollisions === 0)).toBe(true);
     expect(r.overall).toBeLessThan(50);
   });
@@ -121,9 +138,13 @@ describe('ladder episodes', () => {
     expect(ep.act({ action: 'map_pan', east: 10, north: 0 })).toBeNull();
     expect(ep.observation().step).toBe(0);
     expect(ep.observation().notices[0]).toMatch(/map is not open/);
+    // The operator's actions are not the agent's: no teleport to the goal, no computed route.
+    expect(ep.act({ action: 'teleport', lat: g.lat, lon: g.lon })).toBeNull();
+    expect(ep.observation().notices[0]).toMatch(/^teleport: not an agent's action/);
+    expect(ep.act({ action: 'navigate' })).toBeNull();
     ep.act({ action: 'look', yaw: 30, pitch: 0 });
     expect(ep.observation().step).toBe(1);
-    expect(ep.steps.map((s) => s.valid)).toEqual([false, true]);
+    expect(ep.steps.map((s) => s.valid)).toEqual([false, false, false, true]);
   });
 
   it('take one answer after a question\'s exploration, read as UrbanGround reads it', () => {
@@ -177,8 +198,9 @@ describe('export to UrbanGround\'s task schema', () => {
   it('writes their fields and prefixes, and re-imports to the same starts, headings and goals', () => {
     for (const t of file.tasks) {
       const doc = urbanGroundDocument(world, g, t)!;
-      expect(doc.id.startsWith(t.family === 'short-navigation' ? 'SN-' : 'LQ-')).toBe(true);
-      expect(doc.type).toBe(t.family === 'short-navigation' ? 0 : 7);
+      const kind = URBANGROUND_FAMILY_KIND[t.family as keyof typeof URBANGROUND_FAMILY_KIND];
+      expect(doc.id).toBe(`${kind.prefix}-${t.id}`);
+      expect(doc.type).toBe(kind.type);
       const back = controlTaskFromUrbanGround(world, g, parseUrbanGroundTask(`${doc.id}.json`, JSON.stringify(doc)), `${doc.id}.json`);
       const p = world.nav.nodes[t.start.node];
       const q = world.nav.nodes[t.start.towards];
