@@ -33,7 +33,10 @@ import { runArenaEpisode, type ArenaRecord } from '../arena/run-episode';
 import { arenaReportHtml } from '../arena/report-html';
 import { summarise, summaryTable } from '../arena/summary';
 import { ARENA_FAMILIES, checkTaskStarts, isUrbanGroundFamily, parseTaskFile, URBANGROUND_FAMILIES } from '../arena/task';
-import { LadderOracle, LadderRandom } from '../arena/ladder/agent';
+import { type LadderAgent, LadderOracle, LadderRandom } from '../arena/ladder/agent';
+import { LadderOpenAiAgent } from '../arena/ladder/openai';
+import type { LadderEpisode } from '../arena/ladder/episode';
+import { ServeImages } from './arena-serve-images';
 import { runLadderEpisode } from '../arena/ladder/run';
 import { DEFAULT_GEOREFERENCE } from '../world/georef';
 import { appendResult, parseShard, readResults, shardFromEnvironment } from '../bench/results-log';
@@ -76,6 +79,14 @@ function makeAgent(name: string, seed: number, names: readonly string[], ctx: Ag
   if (name === 'remote' && ctx.remote) return ctx.remote;
   if (name.startsWith('openai:')) return new OpenAiAgent({ model: name.slice('openai:'.length), apiBase: ctx.apiBase, apiKey: ctx.apiKey });
   throw new CliError(`--agent ${name}: unknown agent (expected one of ${ARENA_AGENTS.join(', ')})`);
+}
+
+/** The agent of an `--agent` value for one ladder episode (oracle, random or openai:MODEL; the CLI refuses others up front). */
+function makeLadderAgent(name: string, seed: number, ctx: AgentContext): LadderAgent {
+  if (name === 'oracle') return new LadderOracle();
+  if (name === 'random') return new LadderRandom(seed);
+  if (name.startsWith('openai:')) return new LadderOpenAiAgent({ model: name.slice('openai:'.length), apiBase: ctx.apiBase, apiKey: ctx.apiKey });
+  throw new CliError(`--agent ${name}: not an agent of the ladder families (oracle, random, openai:MODEL)`);
 }
 
 /** File name of a failed episode's last view in DIR/frames/. */
@@ -159,9 +170,9 @@ runCli(async () => {
 
   const tasks = file.tasks.filter((t) => !o.family || o.family.includes(t.family));
   const ladder = tasks.some((t) => isUrbanGroundFamily(t.family));
-  const ladderless = o.agent.filter((a) => a !== 'oracle' && a !== 'random');
+  const ladderless = o.agent.filter((a) => a !== 'oracle' && a !== 'random' && !a.startsWith('openai:'));
   if (ladder && ladderless.length > 0) {
-    throw new CliError(`--agent ${ladderless[0]}: UrbanGround's ladder families (${URBANGROUND_FAMILIES.join(', ')}) run here with oracle or random so far; drive them with any agent through npm run arena:serve (UrbanGround's HTTP API)`);
+    throw new CliError(`--agent ${ladderless[0]}: UrbanGround's ladder families (${URBANGROUND_FAMILIES.join(', ')}) run here with oracle, random or openai:MODEL; drive them with any other agent through npm run arena:serve (UrbanGround's HTTP API)`);
   }
   const jobs = conditionNames.flatMap((condition) => o.agent.flatMap((agent) => tasks.flatMap((task) => Array.from({ length: o.seeds }, (_, run) => ({ task, agent, run, condition })))));
   const mine = jobs.filter((_, k) => k % shard.count === shard.index - 1);
@@ -200,6 +211,16 @@ runCli(async () => {
           }
         : undefined;
     };
+    // Ladder steps: the avatar's view (or the map while it is open), as arena:serve shows it.
+    const serveImages = h ? new ServeImages(h, o.fov) : null;
+    const ladderRender = serveImages
+      ? async (ep: LadderEpisode) => {
+          const view = await serveImages.screenshot(ep.session, { width: o.width, height: o.height, format: 'png', quality: 90, includeUi: false });
+          lastView = view;
+          if (o.frames) views.push(view);
+          return { view, map: null, reference: null };
+        }
+      : undefined;
     try {
       if (todo.some((j) => j.agent === 'remote')) {
         ctx.remote = await RemoteArenaServer.start({ host: o.remoteHost, port: o.remotePort, token: o.remoteToken });
@@ -211,7 +232,7 @@ runCli(async () => {
         lastView = null;
         views = [];
         const record = isUrbanGroundFamily(j.task.family)
-          ? await runLadderEpisode(w.world, w.inventory, DEFAULT_GEOREFERENCE, j.task, j.agent === 'oracle' ? new LadderOracle() : new LadderRandom(seed), seed)
+          ? await runLadderEpisode(w.world, w.inventory, DEFAULT_GEOREFERENCE, j.task, makeLadderAgent(j.agent, seed, ctx), seed, ladderRender)
           : await runArenaEpisode(w.world, j.task, makeAgent(j.agent, seed, w.names, ctx), w.names, seed, renderUnder(j.condition));
         const truth = j.task.truth;
         if (judge && truth.scoring === 'fuzzy_match' && record.status === 'answered' && record.answer !== null) {
@@ -234,6 +255,7 @@ runCli(async () => {
       await ctx.remote?.close();
       await ctx.signReader?.then((r) => r.terminate(), () => {});
       for (const r of renderers.values()) await r.close();
+      await serveImages?.close();
     }
   };
   if (seeing) await withHarness({ headed: o.headed, hardwareGpu: o.gpu }, runAll);
