@@ -232,7 +232,7 @@ runCli(async () => {
         lastView = null;
         views = [];
         const record = isUrbanGroundFamily(j.task.family)
-          ? await runLadderEpisode(w.world, w.inventory, DEFAULT_GEOREFERENCE, j.task, makeLadderAgent(j.agent, seed, ctx), seed, ladderRender)
+          ? await runLadderEpisode(w.world, w.inventory, DEFAULT_GEOREFERENCE, j.task, makeLadderAgent(j.agent, seed, ctx), seed, ladderRender, j.condition ? CONDITION_PRESETS[j.condition] : null)
           : await runArenaEpisode(w.world, j.task, makeAgent(j.agent, seed, w.names, ctx), w.names, seed, renderUnder(j.condition));
         const truth = j.task.truth;
         if (judge && truth.scoring === 'fuzzy_match' && record.status === 'answered' && record.answer !== null) {

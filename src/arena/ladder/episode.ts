@@ -17,6 +17,7 @@ import type { WorldInventory } from '../../world/inventory';
 import { type Georeference, worldToGeodetic } from '../../world/georef';
 import { groundHeight } from '../../world/queries';
 import type { EpisodeOutcome, EpisodeStatus, StepRecord } from '../episode';
+import type { Conditions } from '../../world/conditions';
 import { scoreTask } from '../episode';
 import type { ArenaTask } from '../task';
 import type { UrbanGroundAction } from '../control/actions';
@@ -82,9 +83,12 @@ export class LadderEpisode {
   private ended: LadderOutcome | null = null;
   private readonly start: Vec2;
 
-  /** @throws RangeError when the task's start is inside an obstacle or outside the world. */
-  constructor(readonly world: World, readonly inventory: WorldInventory, readonly georef: Georeference, readonly task: ArenaTask) {
-    const ct = controlTaskFromArena(world, task);
+  /**
+   * @param conditions the time of day and weather it runs under (a matched-condition run), or the session's default.
+   * @throws RangeError when the task's start is inside an obstacle or outside the world.
+   */
+  constructor(readonly world: World, readonly inventory: WorldInventory, readonly georef: Georeference, readonly task: ArenaTask, conditions: Conditions | null = null) {
+    const ct = { ...controlTaskFromArena(world, task), conditions };
     this.session = new ControlSession(world, inventory, georef, new Map([[task.id, ct]]), ct.start);
     this.session.enterTask(task.id);
     this.start = ct.start.position;

@@ -10,6 +10,7 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { generateWorld } from '../../world/world';
 import { DEFAULT_GEOREFERENCE } from '../../world/georef';
+import { CONDITION_PRESETS } from '../../world/conditions';
 import { zoneAt } from '../../world/queries';
 import { navDistances } from '../network';
 import { parseChoiceAnswer } from '../scoring';
@@ -172,6 +173,16 @@ describe('ladder episodes', () => {
     n.act({ action: 'look', yaw: 180, pitch: 0 });
     n.act({ action: 'look', yaw: 10, pitch: 0 });
     expect(n.act({ action: 'look', yaw: 10, pitch: 0 })?.status).toBe('step_limit');
+  });
+
+  it('run under a matched condition: its time of day and weather in the state the agent sees', () => {
+    const night = new LadderEpisode(world, w.inventory, g, sn, CONDITION_PRESETS.night).observation().state;
+    expect([night.time, night.weather, night.is_raining]).toEqual(['23:00:00', 'sunny', false]);
+    const rain = new LadderEpisode(world, w.inventory, g, sn, CONDITION_PRESETS.rain);
+    expect(rain.observation().state).toMatchObject({ time: '13:00:00', weather: 'rainy', is_raining: true });
+    rain.act({ action: 'move', dir: 'forward', seconds: 2 });
+    expect(rain.observation().state.rain_exposure_seconds + (rain.observation().state.has_overhead_shelter ? 2 : 0)).toBe(2);
+    expect(new LadderEpisode(world, w.inventory, g, sn, CONDITION_PRESETS.fog).observation().state.weather).toBe('foggy');
   });
 
   it('give the same states and records for the same actions', () => {

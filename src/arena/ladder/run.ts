@@ -7,6 +7,7 @@
 import type { World } from '../../world/world';
 import type { WorldInventory } from '../../world/inventory';
 import type { Georeference } from '../../world/georef';
+import type { Conditions } from '../../world/conditions';
 import type { ObservationImages } from '../agent';
 import type { ArenaRecord } from '../run-episode';
 import type { ArenaTask } from '../task';
@@ -23,9 +24,10 @@ export type LadderRecord = ArenaRecord & { metrics: LadderMetrics };
  * Runs `task` with `agent` (see the module comment).
  *
  * @param seed the episode's seed (recorded; the agent was created with it).
+ * @param conditions the time of day and weather of a matched-condition run (src/world/conditions.ts), or null.
  */
-export async function runLadderEpisode(world: World, inventory: WorldInventory, georef: Georeference, task: ArenaTask, agent: LadderAgent, seed: number, render?: LadderRenderer): Promise<LadderRecord> {
-  const ep = new LadderEpisode(world, inventory, georef, task);
+export async function runLadderEpisode(world: World, inventory: WorldInventory, georef: Georeference, task: ArenaTask, agent: LadderAgent, seed: number, render?: LadderRenderer, conditions: Conditions | null = null): Promise<LadderRecord> {
+  const ep = new LadderEpisode(world, inventory, georef, task, conditions);
   let tokens = 0;
   let latencyMs = 0;
   let parseErrors = 0;
