@@ -29,7 +29,7 @@ export const STAGNATION_EPSILON = 0.05;
 export const EYE_HEIGHT = 1.6;
 
 /** How an episode ended. */
-export type EpisodeStatus = 'answered' | 'arrived' | 'terminated' | 'step_limit' | 'stagnation' | 'agent_error' | 'env_error';
+export type EpisodeStatus = 'answered' | 'arrived' | 'terminated' | 'step_limit' | 'stagnation' | 'closure_crossed' | 'agent_error' | 'env_error';
 
 /** What the agent is told at a step (never coordinates). */
 export interface ArenaObservation {
@@ -89,7 +89,7 @@ export type NameList = readonly string[];
 export function scoreTask(task: ArenaTask, status: EpisodeStatus, answer: string | null, finalPosition: Vec2, others: NameList): number {
   const t = task.truth;
   // UrbanGround's navigation scores where the avatar is when the episode ends, however it ended (but a failure).
-  if (t.scoring === 'arrival') return status === 'agent_error' || status === 'env_error' ? 0 : coordinateMatch(finalPosition, t.goal, t.radius);
+  if (t.scoring === 'arrival') return status === 'agent_error' || status === 'env_error' || status === 'closure_crossed' ? 0 : coordinateMatch(finalPosition, t.goal, t.radius);
   if (status !== 'answered' || answer === null) return 0;
   switch (t.scoring) {
     case 'choice': return parseChoiceAnswer(answer) === t.answer ? 1 : 0;

@@ -13,13 +13,13 @@ export const FAMILY_GROUPS: { group: string; families: ArenaFamily[] }[] = [
   { group: 'Spatial Reasoning', families: ['count', 'relational'] },
   // UrbanGround's ladder (paper §3.5).
   { group: 'L1 Local understanding', families: ['landmark-qa'] },
-  { group: 'L2 Explicit navigation', families: ['short-navigation', 'long-navigation', 'instruction-navigation'] },
+  { group: 'L2 Explicit navigation', families: ['short-navigation', 'long-navigation', 'instruction-navigation', 'constrained-navigation'] },
 ];
 
 /** Short column names as the paper prints them. */
 export const FAMILY_LABELS: Record<ArenaFamily, string> = {
   localization: 'Loc', 'landmark-language': 'Landmark (Lang)', 'landmark-image': 'Landmark (Img)', 'map-navigation': 'Map Nav', vln: 'VLN', count: 'Obj Count', relational: 'Rel Reason',
-  'landmark-qa': 'LQ', 'short-navigation': 'SN', 'long-navigation': 'LN', 'instruction-navigation': 'IN',
+  'landmark-qa': 'LQ', 'short-navigation': 'SN', 'long-navigation': 'LN', 'instruction-navigation': 'IN', 'constrained-navigation': 'CN',
 };
 
 /** One agent's row. */

@@ -27,9 +27,9 @@ export type CityArenaFamily = (typeof CITYARENA_FAMILIES)[number];
 /**
  * UrbanGround's ladder families built so far (their task-type ids: LQ landmark QA, level 1; SN short
  * navigation to a visible destination, LN long navigation with the map, IN instruction navigation,
- * level 2), played with UrbanGround's free moves.
+ * CN constrained navigation around closures, level 2), played with UrbanGround's free moves.
  */
-export const URBANGROUND_FAMILIES = ['landmark-qa', 'short-navigation', 'long-navigation', 'instruction-navigation'] as const;
+export const URBANGROUND_FAMILIES = ['landmark-qa', 'short-navigation', 'long-navigation', 'instruction-navigation', 'constrained-navigation'] as const;
 export type UrbanGroundFamily = (typeof URBANGROUND_FAMILIES)[number];
 /** Every arena family. */
 export const ARENA_FAMILIES = [...CITYARENA_FAMILIES, ...URBANGROUND_FAMILIES] as const;
@@ -40,6 +40,7 @@ export const URBANGROUND_FAMILY_KIND: Record<UrbanGroundFamily, { prefix: string
   'short-navigation': { prefix: 'SN', type: 0, level: 2 },
   'long-navigation': { prefix: 'LN', type: 2, level: 2 },
   'instruction-navigation': { prefix: 'IN', type: 10, level: 2 },
+  'constrained-navigation': { prefix: 'CN', type: 11, level: 2 },
 };
 
 /** Whether a family is played with UrbanGround's free moves (else 360CityArena's tokens on the network). */
@@ -96,6 +97,11 @@ const TaskSchema = z.object({
   /** The reference image of the task: a camera pose to render the landmark from (landmark search by image), or null. */
   referenceView: z.object({ eye: vec3, target: vec3 }).nullable(),
   truth: TruthSchema,
+  /**
+   * Closed lines the agent must not cross (UrbanGround's `restrictedZones`: constrained navigation),
+   * each a label and an open polyline (metres); crossing one ends the episode at once. Absent: none.
+   */
+  closures: z.array(z.object({ label: z.string().min(1), line: z.array(vec2).min(2) })).optional(),
   /** Most valid actions before the episode ends as step_limit (360CityArena: 50). */
   stepLimit: z.number().int().positive(),
   /** What the task was made from (inventory ids and measured statistics), for audits and `--stats`. */
@@ -131,7 +137,7 @@ export type ArenaTaskFile = z.infer<typeof TaskFileSchema>;
 /** How each family is scored (360CityArena §3.4). */
 export const FAMILY_SCORING: Record<ArenaFamily, ArenaTruth['scoring']> = {
   localization: 'exact_match', 'landmark-language': 'coordinate_match', 'landmark-image': 'coordinate_match', 'map-navigation': 'coordinate_match', vln: 'coordinate_match', relational: 'fuzzy_match', count: 'mra',
-  'landmark-qa': 'choice', 'short-navigation': 'arrival', 'long-navigation': 'arrival', 'instruction-navigation': 'arrival',
+  'landmark-qa': 'choice', 'short-navigation': 'arrival', 'long-navigation': 'arrival', 'instruction-navigation': 'arrival', 'constrained-navigation': 'arrival',
 };
 
 /**

@@ -2,7 +2,8 @@
  * The screenshots of `arena:serve` (src/arena/control/http.ts): the avatar's first-person view,
  * rendered by the headless page under the session's time of day and weather, or, while the map is
  * open, the map view (north-up, top-down: the focus and span of `map_pan`/`map_zoom`, the avatar's
- * marker, the selected point, the `navigate` route, street and place labels). JPEG or PNG.
+ * marker, the selected point, the `navigate` route, the task's closures in red, street and place
+ * labels). JPEG or PNG.
  *
  * One open world view per image size and look, kept (at most {@link MAX_VIEWS}, least recently used
  * closed); the look's time is rounded to {@link LOOK_STEP_MINUTES} so a walking clock does not
@@ -14,7 +15,7 @@ import type { ControlImages, ScreenshotRequest } from '../arena/control/http';
 import type { ControlSession } from '../arena/control/session';
 import { EYE_HEIGHT } from '../arena/episode';
 import { decorateArenaMap } from '../arena/map-images';
-import { renderWorldMap, type MapAgent, type MapImage } from '../world/map-render';
+import { renderWorldMap, worldToPixel, type MapAgent, type MapImage } from '../world/map-render';
 import type { Conditions } from '../world/conditions';
 import type { LabelCanvas } from '../world/map-labels';
 import type { Harness } from '../tools/browser-harness';
@@ -53,7 +54,20 @@ export function controlMapImage(session: ControlSession, width: number, height: 
   registerLabelFont();
   const bmp = PImage.make(img.width, img.height);
   bmp.data.set(img.data);
-  decorateArenaMap(bmp.getContext('2d') as unknown as LabelCanvas, img, session.inventory, { bounds: [cx - hx, cy - hy, cx + hx, cy + hy], sizePx: width, agents, grid: 0 }, `'${LABEL_FONT_FAMILY}'`);
+  const ctx = bmp.getContext('2d');
+  decorateArenaMap(ctx as unknown as LabelCanvas, img, session.inventory, { bounds: [cx - hx, cy - hy, cx + hx, cy + hy], sizePx: width, agents, grid: 0 }, `'${LABEL_FONT_FAMILY}'`);
+  // The task's closures, as red lines.
+  ctx.strokeStyle = 'rgba(220,20,20,1)';
+  ctx.lineWidth = Math.max(3, Math.round(width / 160));
+  for (const c of session.task?.closures ?? []) {
+    ctx.beginPath();
+    c.line.forEach((p, k) => {
+      const [x, y] = worldToPixel(img, p);
+      if (k === 0) ctx.moveTo(x, y);
+      else ctx.lineTo(x, y);
+    });
+    ctx.stroke();
+  }
   img.data.set(bmp.data);
   return img;
 }

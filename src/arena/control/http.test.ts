@@ -31,6 +31,7 @@ const TASKS: ControlTask[] = [0, 40].map((n, k) => ({
   typeName: k === 0 ? 'vln' : 'ShortNav',
   start: { position: [nodes[n][0], nodes[n][1]], yaw: Math.atan2(nodes[n + 1][1] - nodes[n][1], nodes[n + 1][0] - nodes[n][0]) },
   endPoints: k === 0 ? [] : [{ label: 'Goal', position: [nodes[n + 10][0], nodes[n + 10][1]] }],
+  closures: k === 0 ? [] : [{ label: 'closed sidewalk', line: [[nodes[n + 5][0], nodes[n + 5][1]], [nodes[n + 5][0] + 3, nodes[n + 5][1]]] }],
   restrictedZones: k,
   conditions: null,
   document: { id: k === 0 ? 'walk-a' : 'walk-b', note: 'test task' },

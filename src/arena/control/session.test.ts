@@ -311,7 +311,7 @@ describe('ControlSession actions', () => {
 
 describe('ControlSession tasks', () => {
   const start = { position: other.position, yaw: 0.7 };
-  const arenaLike: ControlTask = { id: 'night-rain', type: null, typeName: 'vln', start, endPoints: [{ label: 'Goal', position: spot.position }], restrictedZones: 0, conditions: { time: '21:30', weather: 'rain' }, document: { id: 'night-rain' } };
+  const arenaLike: ControlTask = { id: 'night-rain', type: null, typeName: 'vln', start, endPoints: [{ label: 'Goal', position: spot.position }], closures: [], restrictedZones: 0, conditions: { time: '21:30', weather: 'rain' }, document: { id: 'night-rain' } };
   const g = geoOf(other.position);
   const doc = parseUrbanGroundTask('SN-1.json', JSON.stringify({ task: { id: 'SN-20260101-000001', type: 0, startPoint: { lat: g.lat, lon: g.lon, height: g.height, yaw: 135, label: 'Start' }, endPoint: { ...geoOf(spot.position), label: 'Cafe' }, restrictedZones: [{ vertices: [{ lat: 1, lon: 2 }, { lat: 1, lon: 3 }] }] } }));
   const ug = controlTaskFromUrbanGround(world, G, doc, 'SN-1.json');

@@ -44,7 +44,9 @@ export interface ControlTask {
   start: { position: Vec2; yaw: number };
   /** Labelled destinations shown on the map (world frame, metres). */
   endPoints: { label: string; position: Vec2 }[];
-  /** Closures the task declares up front. */
+  /** Closures the task declares up front: labelled lines (world frame, metres), drawn on the map. */
+  closures: { label: string; line: Vec2[] }[];
+  /** How many (UrbanGround's `/task` `restricted_zones`). */
   restrictedZones: number;
   /** The look the task runs under (time of day and weather), or null for the session's. */
   conditions: Conditions | null;

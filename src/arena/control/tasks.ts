@@ -132,10 +132,11 @@ export function controlTaskFromUrbanGround(world: World, georef: Georeference, d
   for (const [k, s] of (doc.schedule ?? []).entries()) ends.push({ label: s.target.label ?? `Appointment ${k + 1}`, position: toWorld(s.target) });
   for (const [k, m] of (doc.multiRouteTargets ?? []).entries()) ends.push({ label: m.point.label ?? `Stop ${k + 1}`, position: toWorld(m.point) });
   const kind = urbanGroundKind(doc.id);
+  const closures = (doc.restrictedZones ?? []).map((z, k) => ({ label: z.label ?? `closure ${k + 1}`, line: z.vertices.map((v) => toWorld(v)) }));
   return {
     id: doc.id, type: doc.type, typeName: kind?.name ?? `type ${doc.type}`,
     start: { position, yaw: headingToYaw(start.yaw ?? 0) },
-    endPoints: ends, restrictedZones: doc.restrictedZones?.length ?? 0, conditions: null, document: doc,
+    endPoints: ends, closures, restrictedZones: closures.length, conditions: null, document: doc,
   };
 }
 
@@ -148,7 +149,8 @@ export function controlTaskFromArena(world: World, task: ArenaTask): ControlTask
     id: task.id, type: null, typeName: task.family,
     start: { position: [p[0], p[1]], yaw: Math.atan2(q[1] - p[1], q[0] - p[0]) },
     endPoints: t.scoring === 'coordinate_match' && task.map?.goal ? [{ label: 'Goal', position: t.goal }] : t.scoring === 'arrival' ? [{ label: t.label, position: t.goal }] : [],
-    restrictedZones: 0, conditions: null, document: task,
+    closures: (task.closures ?? []).map((c) => ({ label: c.label, line: c.line.map((p) => [p[0], p[1]] as Vec2) })),
+    restrictedZones: task.closures?.length ?? 0, conditions: null, document: task,
   };
 }
 
@@ -162,7 +164,8 @@ function geoPoint(world: World, georef: Georeference, p: Vec2, headingDeg: numbe
 
 /**
  * An arena task of a ladder family as an UrbanGround task document (`AgentEvaluation/tasks/base.py`
- * fields: SN `startPoint`/`endPoint`; LQ `description`, `qaStartPoint`, `qaOptions`, `qaAnswerIndex`),
+ * fields: SN, LN, IN `startPoint`/`endPoint` and `description`; CN also `restrictedZones` (labelled
+ * WGS84 polylines); LQ `description`, `qaStartPoint`, `qaOptions`, `qaAnswerIndex`),
  * with id `PREFIX-<arena id>` (their evaluators route by the prefix) and their numeric `type`;
  * positions in WGS84 by `georef`. Null for families UrbanGround has no kind for (360CityArena's).
  */
@@ -177,7 +180,14 @@ export function urbanGroundDocument(world: World, georef: Georeference, task: Ar
     return { id, type: kind.type, description: task.instruction, qaStartPoint: start, qaOptions: t.options.map((text) => ({ text })), qaAnswerIndex: t.answer };
   }
   if (t.scoring === 'arrival') {
-    return { id, type: kind.type, description: task.instruction, startPoint: start, endPoint: geoPoint(world, georef, t.goal, 0, t.label) };
+    const zones = (task.closures ?? []).map((c) => ({
+      label: c.label,
+      vertices: c.line.map((p) => {
+        const q = geoPoint(world, georef, p, 0, '');
+        return { lat: q.lat, lon: q.lon };
+      }),
+    }));
+    return { id, type: kind.type, description: task.instruction, startPoint: start, endPoint: geoPoint(world, georef, t.goal, 0, t.label), ...(zones.length ? { restrictedZones: zones } : {}) };
   }
   return null;
 }

@@ -16,6 +16,9 @@
  * - Instruction navigation (IN, level 2): follow numbered turn-by-turn directions written from the
  *   route (the arena's VLN writer: "Turn left at the second intersection and cross Oak Street.",
  *   "Stop in front of Rossi Bakery on your right."); shortest walk 60–120 / 120–190 / 190–260 m.
+ * - Constrained navigation (CN, level 2): walk to a named landmark with 1 / 2 / 3 closure lines
+ *   across sidewalks of the shortest way (given up front, drawn on the map; crossing one fails at
+ *   once); the way around is at most 2.5 × as long; shortest walk 100–220 m.
  *
  * Deterministic: the same world seed and size give the same file byte for byte.
  */
@@ -23,11 +26,13 @@ import { createRng, type Rng } from '../../core/random';
 import type { Vec2 } from '../../world/geometry';
 import type { Landmark } from '../../world/inventory';
 import { generateWorld } from '../../world/world';
-import { worldIndex, zoneAt } from '../../world/queries';
+import { walkableExtent, worldIndex, zoneAt } from '../../world/queries';
+import { shortestNavPath } from '../../world/nav-index';
+import { nearestStreet } from '../control/surface';
 import { DEFAULT_GEOREFERENCE } from '../../world/georef';
 import { decisionPoints, navDistances, pathTo } from '../network';
 import { numberedDirections, writeDirections } from './directions';
-import { LadderOracle } from '../ladder/agent';
+import { closedEdges, LadderOracle } from '../ladder/agent';
 import { runLadderEpisode } from '../ladder/run';
 import { ARENA_TASKS_FORMAT, ARENA_TASKS_VERSION, DIFFICULTIES, URBANGROUND_FAMILIES, type ArenaTask, type ArenaTaskFile, type Difficulty, type UrbanGroundFamily } from '../task';
 import { landmarkKindWord, taskWorld, type TaskWorld } from './context';
@@ -48,6 +53,12 @@ export const SHORT_NAV_MIN_DISTANCE = 1.5 * 15;
 export const LONG_NAV_BANDS: Record<Difficulty, [number, number]> = { easy: [120, 200], medium: [200, 300], hard: [300, 420] };
 /** Shortest-walk bands of instruction navigation, metres. */
 export const INSTRUCTION_NAV_BANDS: Record<Difficulty, [number, number]> = { easy: [60, 120], medium: [120, 190], hard: [190, 260] };
+/** Closures per constrained-navigation difficulty. */
+export const CLOSURES_PER_DIFFICULTY: Record<Difficulty, number> = { easy: 1, medium: 2, hard: 3 };
+/** Shortest-walk band of constrained navigation, metres. */
+export const CONSTRAINED_NAV_BAND: [number, number] = [100, 220];
+/** Longest way around the closures, as a multiple of the shortest walk. */
+export const MAX_DETOUR = 2.5;
 /** Bearing of the nearest shop from the start heading per landmark-QA difficulty, degrees (|angle| in [lo, hi)). */
 export const QA_BEARINGS: Record<Difficulty, [number, number]> = { easy: [0, 45], medium: [45, 135], hard: [135, 181] };
 
@@ -150,6 +161,67 @@ export const instructionNavigation: LadderGenerator = (w, rng, difficulty) => {
   };
 };
 
+/** A closure line across the walkable ground at the middle of nav edge `k` (0.5 m past each side), labelled by its street. */
+function closureAcross(w: TaskWorld, k: number): { label: string; line: Vec2[] } {
+  const e = w.world.nav.edges[k];
+  const [a, b] = [w.world.nav.nodes[e.a], w.world.nav.nodes[e.b]];
+  const mid: Vec2 = [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2];
+  const len = Math.hypot(b[0] - a[0], b[1] - a[1]);
+  const n: Vec2 = [-(b[1] - a[1]) / len, (b[0] - a[0]) / len];
+  const ext = walkableExtent(w.world, mid, n, 8);
+  const r3 = (v: number) => Math.round(v * 1000) / 1000;
+  const street = nearestStreet(w.inventory, mid)?.name ?? 'a street';
+  const kind = e.kind === 'crosswalk' ? 'crossing' : 'sidewalk';
+  // Where along the street: the nearest house number on it.
+  let by = '';
+  let best = 30;
+  for (const o of w.inventory.objects) {
+    if (o.kind !== 'building' || o.street !== street || !o.name) continue;
+    const d = Math.hypot(o.position[0] - mid[0], o.position[1] - mid[1]);
+    const m = /^(\d+) /.exec(o.name);
+    if (m && d < best) [best, by] = [d, ` by number ${m[1]}`];
+  }
+  return {
+    label: `the ${kind} of ${street}${by}`,
+    line: [[r3(mid[0] - n[0] * (ext.right + 0.5)), r3(mid[1] - n[1] * (ext.right + 0.5))], [r3(mid[0] + n[0] * (ext.left + 0.5)), r3(mid[1] + n[1] * (ext.left + 0.5))]],
+  };
+}
+
+/** Constrained navigation (see the module comment). */
+export const constrainedNavigation: LadderGenerator = (w, rng, difficulty) => {
+  const target = w.targets[rng.int(0, w.targets.length - 1)];
+  const s = startInBand(w, rng, target, CONSTRAINED_NAV_BAND);
+  if (!s || s.path.length < 8) return null;
+  const nav = w.world.nav;
+  const edgeOf = (p: number, q: number) => nav.edges.findIndex((e) => (e.a === p && e.b === q) || (e.a === q && e.b === p));
+  const closures: { label: string; line: Vec2[] }[] = [];
+  let removed = new Set<number>();
+  let route = s.path;
+  for (let c = 0; c < CLOSURES_PER_DIFFICULTY[difficulty]; c++) {
+    // Close an edge from the middle third of the current shortest way.
+    const i = Math.floor(route.length / 3) + rng.int(0, Math.max(0, Math.floor(route.length / 3) - 1));
+    const k = edgeOf(route[i], route[i + 1]);
+    if (k < 0) return null;
+    closures.push(closureAcross(w, k));
+    removed = closedEdges(nav, closures);
+    const around = shortestNavPath(nav, s.start, target.node, { removed });
+    if (!around || around.length > MAX_DETOUR * s.walk) return null;
+    route = around.nodes;
+  }
+  // The start and the goal's waypoint must not lie on a closed edge.
+  if ([...removed].some((k) => [nav.edges[k].a, nav.edges[k].b].some((n) => n === s.start || n === target.node))) return null;
+  const list = closures.map((c, k) => `${k + 1}. ${c.label}`).join('\n');
+  return {
+    family: 'constrained-navigation', difficulty,
+    instruction: `[Constrained Navigation Task] Walk to ${describe(target)}. These are closed for the whole task (red lines on the map):\n${list}\nCrossing a closure line fails the task at once. Open the map before you set off and plan a way around them. Stop (terminate) when you are in front of the destination; you succeed within ${ARRIVAL_RADIUS} m of its entrance.`,
+    start: { node: s.start, towards: w.adj[s.start][rng.int(0, w.adj[s.start].length - 1)].to },
+    grantsLocation: true, map: null, referenceView: null,
+    truth: { scoring: 'arrival', goal: target.entrance, radius: ARRIVAL_RADIUS, label: target.name },
+    closures,
+    source: { ...noSource, landmark: target.id, pathLength: round(s.walk), detail: `way around ${round(shortestNavPath(nav, s.start, target.node, { removed })!.length)} m` },
+  };
+};
+
 /** Landmark QA (see the module comment). */
 export const landmarkQa: LadderGenerator = (w, rng, difficulty) => {
   const nodes = w.world.nav.nodes;
@@ -194,6 +266,7 @@ export const landmarkQa: LadderGenerator = (w, rng, difficulty) => {
 /** The generator of each ladder family. */
 export const LADDER_GENERATORS: Record<UrbanGroundFamily, LadderGenerator> = {
   'landmark-qa': landmarkQa, 'short-navigation': shortNavigation, 'long-navigation': longNavigation, 'instruction-navigation': instructionNavigation,
+  'constrained-navigation': constrainedNavigation,
 };
 
 const MAX_DRAWS = 4000;

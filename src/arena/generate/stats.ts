@@ -59,6 +59,8 @@ export function suiteStatistics(file: ArenaTaskFile): SuiteStatistics {
     { family: 'long-navigation', measure: 'decision points', measured: meanBy(tasks, 'long-navigation', (t) => t.source.decisionPoints), paper: null },
     { family: 'instruction-navigation', measure: 'instruction steps', measured: meanBy(tasks, 'instruction-navigation', (t) => t.source.instructionSteps), paper: null },
     { family: 'instruction-navigation', measure: 'walk to the landmark, m', measured: meanBy(tasks, 'instruction-navigation', (t) => t.source.pathLength), paper: null },
+    { family: 'constrained-navigation', measure: 'shortest walk (closed), m', measured: meanBy(tasks, 'constrained-navigation', (t) => t.source.pathLength), paper: null },
+    { family: 'constrained-navigation', measure: 'way around the closures, m', measured: meanBy(tasks, 'constrained-navigation', (t) => (t.source.detail?.startsWith('way around') ? Number(/([\d.]+) m$/.exec(t.source.detail)?.[1]) : null)), paper: null },
   ].filter((s) => Object.values(s.measured).some((v) => v !== null));
   return { counts, statistics };
 }

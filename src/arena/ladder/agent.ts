@@ -13,7 +13,7 @@ import type { World } from '../../world/world';
 import type { ControlSession } from '../control/session';
 import { WALK_SPEED } from '../walker';
 import { SPRINT_SPEED } from '../free-walker';
-import type { LadderAction, LadderObservation } from './episode';
+import { crossedClosure, type LadderAction, type LadderObservation } from './episode';
 
 /** A ladder agent's reply to one observation. */
 export interface LadderTurn {
@@ -41,6 +41,15 @@ export interface LadderAgent {
 }
 
 const LETTERS = 'ABCD';
+
+/** Indices of the navigation edges a closure line crosses (what a route around the closures may not use). */
+export function closedEdges(nav: World['nav'], closures: readonly { label: string; line: readonly Vec2[] }[]): Set<number> {
+  const out = new Set<number>();
+  nav.edges.forEach((e, k) => {
+    if (crossedClosure(closures, nav.nodes[e.a], nav.nodes[e.b])) out.add(k);
+  });
+  return out;
+}
 const wrapDeg = (d: number) => ((((d + 180) % 360) + 360) % 360) - 180;
 
 /** Within this of a path point the oracle takes the next one, metres. */
@@ -86,7 +95,7 @@ export class LadderOracle implements LadderAgent {
     const from = idx.nodesNear(privileged.session.position, 30)[0];
     const to = idx.nodesNear(t.goal, 40)[0];
     if (from === undefined || to === undefined) throw new Error(`oracle: no waypoint near the start or the goal of ${privileged.task.id}`);
-    const route = shortestNavPath(nav, from, to);
+    const route = shortestNavPath(nav, from, to, { removed: closedEdges(nav, privileged.task.closures ?? []) });
     if (!route) throw new Error(`oracle: no network path to the goal of ${privileged.task.id}`);
     this.path = [...route.nodes.map((n) => nav.nodes[n]), t.goal];
   }

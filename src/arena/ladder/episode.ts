@@ -7,11 +7,13 @@
  * Rules, as UrbanGround's harness (`AgentEvaluation/run_task.py`, `tasks/*`): a step is one valid
  * action (an action the session refuses is recorded and not counted); navigation ends `arrived` as
  * soon as an action leaves the avatar within the task's radius (15 m) of the goal, `terminated` when
- * the agent stops, `step_limit` at the limit (150), and scores where the avatar then stands;
+ * the agent stops, `step_limit` at the limit (150), and scores where the avatar then stands; a move
+ * that crosses one of the task's closure lines ends it at once as `closure_crossed` (score 0);
  * question answering explores until the agent stops or the limit, then takes one answer turn (a
  * letter A–D; anything else scores 0). Same task and actions → same states and record.
  */
 import type { Vec2 } from '../../world/geometry';
+import { segmentsIntersect } from '../../core/geometry2d';
 import type { World } from '../../world/world';
 import type { WorldInventory } from '../../world/inventory';
 import { type Georeference, worldToGeodetic } from '../../world/georef';
@@ -63,6 +65,17 @@ export interface LadderMetrics {
   pedestrianCollisions: number;
   /** Steps whose action left the map open. */
   mapSteps: number;
+  /** Closure lines crossed (UrbanGround's closure compliance is none crossed), or null for a task without closures. */
+  closureCrossings: number | null;
+}
+
+/**
+ * The label of the first closure the straight move from `a` to `b` crosses (segment intersection, as
+ * UrbanGround's `tasks/geo.py` checks it), or null.
+ */
+export function crossedClosure(closures: readonly { label: string; line: readonly Vec2[] }[], a: Vec2, b: Vec2): string | null {
+  for (const c of closures) for (let i = 0; i + 1 < c.line.length; i++) if (segmentsIntersect(a, b, c.line[i], c.line[i + 1])) return c.label;
+  return null;
 }
 
 /** A ladder episode's end: the common outcome and UrbanGround's measures. */
@@ -78,6 +91,7 @@ export class LadderEpisode {
   private answering = false;
   private notices: string[] = [];
   private mapSteps = 0;
+  private closureCrossings = 0;
   private walked = 0;
   private walkSeconds = 0;
   private ended: LadderOutcome | null = null;
@@ -129,6 +143,7 @@ export class LadderEpisode {
       metrics: {
         originalDistance: original, remainingDistance: remaining, remainingDistanceRatio: original !== null && remaining !== null && original > 0 ? remaining / original : null,
         networkAdherence: this.session.networkAdherence(), buildingCollisions: state.building_collisions, pedestrianCollisions: state.pedestrian_collisions, mapSteps: this.mapSteps,
+        closureCrossings: this.task.closures?.length ? this.closureCrossings : null,
       },
     };
     return this.ended;
@@ -186,6 +201,12 @@ export class LadderEpisode {
     if (a.action === 'move' || a.action === 'sprint') this.walkSeconds += a.seconds;
     if (this.session.state().mode === 'map') this.mapSteps++;
     record(r.action, true, moved);
+    const crossed = moved > 0 ? crossedClosure(this.task.closures ?? [], before, after) : null;
+    if (crossed) {
+      this.closureCrossings++;
+      this.notices = [`You crossed a closure (${crossed}): the task has failed.`];
+      return this.end('closure_crossed', null, null);
+    }
     const goal = this.goal();
     const t = this.task.truth;
     if (goal && t.scoring === 'arrival' && Math.hypot(after[0] - goal[0], after[1] - goal[1]) <= t.radius) return this.end('arrived', null, null);

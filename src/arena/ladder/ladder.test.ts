@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { generateWorld } from '../../world/world';
-import { DEFAULT_GEOREFERENCE } from '../../world/georef';
+import { DEFAULT_GEOREFERENCE, worldToGeodetic } from '../../world/georef';
 import { CONDITION_PRESETS } from '../../world/conditions';
 import { zoneAt } from '../../world/queries';
 import { navDistances } from '../network';
@@ -173,6 +173,32 @@ describe('ladder episodes', () => {
     n.act({ action: 'look', yaw: 180, pitch: 0 });
     n.act({ action: 'look', yaw: 10, pitch: 0 });
     expect(n.act({ action: 'look', yaw: 10, pitch: 0 })?.status).toBe('step_limit');
+  });
+
+  it('end at once as closure_crossed when a move crosses a closure line of a constrained navigation', () => {
+    const cn = byFamily('constrained-navigation')[0];
+    const c = cn.closures![0];
+    const [a, b] = c.line;
+    const mid: [number, number] = [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2];
+    const len = Math.hypot(b[0] - a[0], b[1] - a[1]);
+    const n: [number, number] = [-(b[1] - a[1]) / len, (b[0] - a[0]) / len];
+    const ep = episode(cn);
+    // Put the avatar 1 m before the line, facing across it (the operator's teleport, then the agent's look).
+    const from = worldToGeodetic(g, [mid[0] - n[0], mid[1] - n[1], 0]);
+    expect(ep.session.act({ action: 'teleport', lat: from.lat, lon: from.lon })).toMatchObject({ ok: true });
+    const heading = ((90 - (Math.atan2(n[1], n[0]) * 180) / Math.PI) % 360 + 360) % 360;
+    const turn = ((heading - ep.observation().state.yaw + 540) % 360) - 180;
+    expect(ep.act({ action: 'look', yaw: turn, pitch: 0 })).toBeNull();
+    const out = ep.act({ action: 'move', dir: 'forward', seconds: 1.5 });
+    expect(out).toMatchObject({ status: 'closure_crossed', score: 0 });
+    expect(out?.metrics.closureCrossings).toBe(1);
+    expect(ep.steps.at(-1)?.valid).toBe(true);
+    // The oracle's way around never crosses one, and the closures go to UrbanGround as restrictedZones.
+    expect(byFamily('constrained-navigation').map((t) => t.closures!.length)).toEqual([...Array(8).fill(1), ...Array(8).fill(2), ...Array(8).fill(3)]);
+    const doc = urbanGroundDocument(world, g, cn)!;
+    expect(doc.restrictedZones?.[0].label).toBe(c.label);
+    const back = controlTaskFromUrbanGround(world, g, parseUrbanGroundTask('CN.json', JSON.stringify(doc)), 'CN.json');
+    for (const [k, p] of back.closures[0].line.entries()) expect(Math.hypot(p[0] - c.line[k][0], p[1] - c.line[k][1])).toBeLessThan(0.01);
   });
 
   it('run under a matched condition: its time of day and weather in the state the agent sees', () => {
