@@ -57,6 +57,18 @@ function figure4(rows: readonly AgentSummary[]): string {
   return `<svg width="${4 * (W + 20)}" height="${2 * (H + 40) + 20}" xmlns="http://www.w3.org/2000/svg">${panels.join('')}${legend.join('')}</svg>`;
 }
 
+/** UrbanGround's measures per agent over its ladder navigation episodes (empty without any). */
+function ladderTable(rows: readonly AgentSummary[]): string {
+  const with_ = rows.filter((r) => r.ladder);
+  if (with_.length === 0) return '';
+  const v = (x: number | null, digits = 1) => (x === null ? '–' : x.toFixed(digits));
+  const body = with_.map((r) => {
+    const l = r.ladder!;
+    return `<tr><td>${esc(r.agent)}</td><td>${l.episodes}</td><td>${v(l.remainingDistanceRatio, 2)}</td><td>${v(l.networkAdherence)}</td><td>${v(l.closureCompliance)}</td><td>${v(l.collisions, 2)}</td></tr>`;
+  }).join('');
+  return `<h2>UrbanGround's measures (ladder navigation)</h2><table><tr><th>agent</th><th>episodes</th><th>remaining distance ratio</th><th>network adherence %</th><th>closure compliance %</th><th>collisions / episode</th></tr>${body}</table>`;
+}
+
 function statuses(rows: readonly AgentSummary[]): string {
   const all = ['answered', 'step_limit', 'stagnation', 'agent_error', 'env_error'];
   return `<table><tr><th>agent</th><th>episodes</th>${all.map((s) => `<th>${s}</th>`).join('')}<th>steps</th><th>tokens</th><th>parse errors</th></tr>${rows
@@ -96,7 +108,7 @@ body{font-family:system-ui,sans-serif;margin:24px;color:#222}table{border-collap
 <h1>${esc(o.title)}</h1><table>${meta}</table>
 <h2>Score by family (%, 360CityArena Table 2 layout)</h2>${table2(o.rows)}
 <h2>Score by difficulty (%, Figure 4)</h2>${figure4(o.rows)}
-<h2>How episodes ended</h2>${statuses(o.rows)}
+<h2>How episodes ended</h2>${statuses(o.rows)}${ladderTable(o.rows)}
 <h2>Episodes (lowest score first)</h2>${cards.join('\n')}
 </body></html>
 `;

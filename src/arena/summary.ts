@@ -4,6 +4,7 @@
  * unweighted mean of the families), per difficulty × agent (their Figure 4), and how episodes ended.
  */
 import type { ArenaRecord } from './run-episode';
+import type { LadderMetrics } from './ladder/episode';
 import { ARENA_FAMILIES, DIFFICULTIES, type ArenaFamily, type Difficulty } from './task';
 
 /** Table 2's column groups, in order (paper §3.2 and §5.1). */
@@ -35,12 +36,36 @@ export interface AgentSummary {
   /** Mean score per family × difficulty, percent. */
   cells: Record<ArenaFamily, Record<Difficulty, number | null>>;
   statuses: Record<string, number>;
+  /**
+   * UrbanGround's measures over the agent's ladder navigation episodes (null without any): mean
+   * remaining-distance ratio, mean pedestrian-network adherence (percent), closure compliance
+   * (percent of closure tasks with no line crossed), collisions per episode.
+   */
+  ladder: { episodes: number; remainingDistanceRatio: number | null; networkAdherence: number | null; closureCompliance: number | null; collisions: number } | null;
   steps: number;
   tokens: number;
   parseErrors: number;
 }
 
 const mean = (v: number[]): number | null => (v.length ? Math.round((1000 * v.reduce((a, b) => a + b, 0)) / v.length) / 10 : null);
+
+/** The ladder measures of an agent's records (see {@link AgentSummary.ladder}). */
+function ladderMeasures(records: readonly ArenaRecord[]): AgentSummary['ladder'] {
+  const nav = records.flatMap((r) => {
+    const m = (r as ArenaRecord & { metrics?: LadderMetrics }).metrics;
+    return m && m.originalDistance !== null ? [m] : [];
+  });
+  if (nav.length === 0) return null;
+  const avg = (v: number[], scale = 1) => (v.length ? Math.round((scale * 1000 * v.reduce((a, b) => a + b, 0)) / v.length) / 1000 : null);
+  const closure = nav.filter((m) => m.closureCrossings !== null);
+  return {
+    episodes: nav.length,
+    remainingDistanceRatio: avg(nav.flatMap((m) => (m.remainingDistanceRatio === null ? [] : [m.remainingDistanceRatio]))),
+    networkAdherence: avg(nav.flatMap((m) => (m.networkAdherence === null ? [] : [m.networkAdherence])), 100),
+    closureCompliance: closure.length ? Math.round((1000 * closure.filter((m) => m.closureCrossings === 0).length) / closure.length) / 10 : null,
+    collisions: avg(nav.map((m) => m.buildingCollisions + m.pedestrianCollisions)) ?? 0,
+  };
+}
 
 /** Summarises records per agent (agents in order of first appearance). */
 export function summarise(records: readonly ArenaRecord[]): AgentSummary[] {
@@ -57,7 +82,7 @@ export function summarise(records: readonly ArenaRecord[]): AgentSummary[] {
       overall: present.length ? Math.round((10 * present.reduce((a, b) => a + b, 0)) / present.length) / 10 : null,
       difficulties: Object.fromEntries(DIFFICULTIES.map((d) => [d, score((r) => r.difficulty === d)])) as AgentSummary['difficulties'],
       cells: Object.fromEntries(ARENA_FAMILIES.map((f) => [f, Object.fromEntries(DIFFICULTIES.map((d) => [d, score((r) => r.family === f && r.difficulty === d)]))])) as AgentSummary['cells'],
-      statuses, steps: mine.reduce((a, r) => a + r.steps, 0), tokens: mine.reduce((a, r) => a + r.tokens, 0), parseErrors: mine.reduce((a, r) => a + r.parseErrors, 0),
+      statuses, ladder: ladderMeasures(mine), steps: mine.reduce((a, r) => a + r.steps, 0), tokens: mine.reduce((a, r) => a + r.tokens, 0), parseErrors: mine.reduce((a, r) => a + r.parseErrors, 0),
     };
   });
 }

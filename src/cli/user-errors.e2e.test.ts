@@ -62,8 +62,14 @@ describe('user errors on the command line', () => {
     ['an arena --out that cannot be created', 'arena.ts', ['--family', 'count', '--out', '/dev/null/x'], /^error: --out \/dev\/null\/x: cannot create it \(\/dev\/null is not a folder\)$/],
     ['an openai agent without a model', 'arena.ts', ['--agent', 'openai:'], /^error: --agent openai:: give the model name, e\.g\. openai:gpt-5$/],
     ['a malformed arena --shard', 'arena.ts', ['--shard', '3/2'], /^error: --shard 3\/2: expected i\/n with 1 <= i <= n/],
-    ['an arena suite that does not exist', 'arena.ts', ['--suite', 'nowhere.json'], /^error: --suite nowhere\.json: not a suite \(cityarena\) and no such task file$/],
+    ['an arena suite that does not exist', 'arena.ts', ['--suite', 'nowhere.json'], /^error: --suite nowhere\.json: not a suite \(cityarena, urbanground\) and no such task file$/],
     ['arena task generation without --out', 'arena-tasks.ts', ['--suite', 'cityarena'], /^error: --out FILE is required to generate a suite \(or pass --stats\)$/],
+    ['arena:serve without a world', 'arena-serve.ts', [], /^error: give --suite NAME\|FILE, --tasks DIR or --world SEED \(what world to serve\)$/],
+    ['arena:serve with a --tasks folder holding no task/', 'arena-serve.ts', ['--tasks', dir], /^error: --tasks .*: no task\/ folder inside \(expected .*\/task\/<ID>\.json, as arena:export writes\)$/],
+    ['arena:serve with a bad --origin', 'arena-serve.ts', ['--world', '1', '--origin', '95,10'], /^error: --origin 95,10: latitude 95 is outside -89\.\.89 degrees$/],
+    ['arena:serve with a short --token', 'arena-serve.ts', ['--world', '1', '--token', 'abc'], /^error: --token: at least 8 characters$/],
+    ['arena:export of a suite without ladder tasks', 'arena-export.ts', ['--suite', 'cityarena', '--out', join(dir, 'export')], /^error: --suite cityarena: no task of a ladder family \(UrbanGround has no kind for 360CityArena's families\)$/],
+    ['arena:export to another format', 'arena-export.ts', ['--suite', 'urbanground', '--format', 'habitat', '--out', join(dir, 'export')], /^error: --format habitat: expected urbanground$/],
     ['an inventory file that is not .json', 'world.ts', ['--seed', '1', '--json', join(dir, 'w.txt')], /^error: --json .*w\.txt: the output must be a \.json file/],
   ];
   for (const [what, tool, args, message] of cases) {

@@ -12,6 +12,10 @@
  * IEEE TAES 30(3), 1994, and Bowring's iteration (Survey Review 23(181), 1976) for the inverse.
  */
 import type { Vec3 } from '../gpu/camera';
+import { UserError } from '../core/user-error';
+
+/** A georeference out of range or not parseable: names the option or file and the value. */
+export class GeoreferenceError extends UserError {}
 
 /** WGS84 semi-major axis, metres. */
 export const WGS84_A = 6_378_137.0;
@@ -45,26 +49,26 @@ export const DEFAULT_GEOREFERENCE: Georeference = { lat: 47.3769, lon: 8.5417, h
 /**
  * Checks a georeference.
  *
- * @throws RangeError naming `what` when latitude is outside [-89, 89]° (the ENU frame degenerates at
+ * @throws GeoreferenceError naming `what` when latitude is outside [-89, 89]° (the ENU frame degenerates at
  * the poles), longitude outside [-180, 180]° or height outside [-500, 9000] m.
  */
 export function checkGeoreference(g: Georeference, what = 'georeference'): Georeference {
-  if (!(Math.abs(g.lat) <= 89)) throw new RangeError(`${what}: latitude ${g.lat} is outside -89..89 degrees`);
-  if (!(Math.abs(g.lon) <= 180)) throw new RangeError(`${what}: longitude ${g.lon} is outside -180..180 degrees`);
-  if (!(g.height >= -500 && g.height <= 9000)) throw new RangeError(`${what}: height ${g.height} is outside -500..9000 m`);
+  if (!(Math.abs(g.lat) <= 89)) throw new GeoreferenceError(`${what}: latitude ${g.lat} is outside -89..89 degrees`);
+  if (!(Math.abs(g.lon) <= 180)) throw new GeoreferenceError(`${what}: longitude ${g.lon} is outside -180..180 degrees`);
+  if (!(g.height >= -500 && g.height <= 9000)) throw new GeoreferenceError(`${what}: height ${g.height} is outside -500..9000 m`);
   return g;
 }
 
 /**
  * Parses `LAT,LON` or `LAT,LON,HEIGHT` (degrees, degrees, metres).
  *
- * @throws RangeError naming `what` and the text when it is not two or three numbers in range.
+ * @throws GeoreferenceError naming `what` and the text when it is not two or three numbers in range.
  */
 export function parseGeoreference(text: string, what = '--origin'): Georeference {
   const parts = text.split(',').map((s) => s.trim());
   const n = parts.map(Number);
   if ((parts.length !== 2 && parts.length !== 3) || parts.some((s) => s === '') || n.some((v) => !Number.isFinite(v))) {
-    throw new RangeError(`${what} ${text}: expected LAT,LON or LAT,LON,HEIGHT in degrees and metres, e.g. 47.3769,8.5417,408`);
+    throw new GeoreferenceError(`${what} ${text}: expected LAT,LON or LAT,LON,HEIGHT in degrees and metres, e.g. 47.3769,8.5417,408`);
   }
   return checkGeoreference({ lat: n[0], lon: n[1], height: n[2] ?? 0 }, `${what} ${text}`);
 }

@@ -104,6 +104,10 @@ describe('the urbanground suite', () => {
     expect(oracle.filter((x) => x.family !== 'landmark-qa').every((x) => x.status === 'arrived' || x.status === 'terminated')).toBe(true);
     expect(oracle.every((x) => x.metrics.buildingCollisions === 0)).toBe(true);
     expect(r.overall).toBeLessThan(50);
+    // UrbanGround's measures over the navigation episodes: the oracle keeps to the network and the closures.
+    expect(o.ladder).toMatchObject({ episodes: 96, networkAdherence: 100, closureCompliance: 100, collisions: 0 });
+    expect(o.ladder!.remainingDistanceRatio).toBeLessThan(0.5);
+    expect(r.ladder!.remainingDistanceRatio).toBeGreaterThan(o.ladder!.remainingDistanceRatio!);
   });
 });
 
