@@ -170,6 +170,10 @@ describe('ControlServer endpoints', () => {
     expect([small.width, small.height]).toEqual([16, H]);
     const big = await call(base, 'GET', '/screenshot?width=20&height=99999&quality=10');
     expect(decodeJpeg(big.bytes).height).toBe(4096);
+    // Past the pixel limit (a 4096² frame would be 64 MB of pixels to render and read back): refused, naming both.
+    const huge = await call(base, 'GET', '/screenshot?width=4096&height=4096');
+    expect(huge.status).toBe(400);
+    expect(huge.json.error).toMatch(/^width, height: 4096×4096 is over this server's 9,437,184-pixel limit/);
     // Lower quality, fewer bytes for the same view.
     const q90 = (await call(base, 'GET', '/screenshot?width=200&height=150&quality=90')).bytes.length;
     const q10 = (await call(base, 'GET', '/screenshot?width=200&height=150&quality=10')).bytes.length;

@@ -68,6 +68,8 @@ export interface ControlServerOptions {
   height?: number;
   /** Largest request body, bytes (default 64 KiB). */
   maxBodyBytes?: number;
+  /** Largest screenshot, pixels (default 4096 × 2304, a little over 4K UHD): a larger one is refused with 400 rather than risking the renderer's memory. */
+  maxPixels?: number;
   /** A driver silent this long (no request at all) gives up the avatar (its task recorded as aborted), ms (default 900 000: longer than UrbanGround's harness waits between requests). */
   driverTimeoutMs?: number;
   /** Called with each task attempt when it ends. */
@@ -120,7 +122,7 @@ export class ControlServer {
   /** Requests served, and refused with each status (for logs and tests). */
   readonly counts = new Map<number, number>();
 
-  private constructor(private readonly server: Server, private readonly o: ControlServerOptions & { width: number; height: number; maxBodyBytes: number; driverTimeoutMs: number }, readonly url: string) {
+  private constructor(private readonly server: Server, private readonly o: ControlServerOptions & { width: number; height: number; maxBodyBytes: number; maxPixels: number; driverTimeoutMs: number }, readonly url: string) {
     this.expected = o.token ? Buffer.from(o.token) : null;
   }
 
@@ -131,7 +133,7 @@ export class ControlServer {
    */
   static async start(options: ControlServerOptions): Promise<ControlServer> {
     if (options.token !== undefined && options.token.length < 8) throw new Error('arena:serve: the token must have at least 8 characters');
-    const o = { width: 640, height: 480, maxBodyBytes: 64 * 1024, driverTimeoutMs: 900_000, ...options };
+    const o = { width: 640, height: 480, maxBodyBytes: 64 * 1024, maxPixels: 4096 * 2304, driverTimeoutMs: 900_000, ...options };
     let self: ControlServer | null = null;
     const server = createServer((req, res) => {
       if (self) self.handle(req, res);
@@ -249,9 +251,12 @@ export class ControlServer {
   private screenshotRequest(q: URLSearchParams): ScreenshotRequest {
     const format = (q.get('format') ?? 'jpeg').toLowerCase();
     if (format !== 'jpeg' && format !== 'jpg' && format !== 'png') throw new HttpError(400, `format: expected jpeg or png, got ${JSON.stringify(format.slice(0, 40))}`);
+    const width = intParam(q, 'width', 16, 4096, this.o.width, true);
+    const height = intParam(q, 'height', 16, 4096, this.o.height, true);
+    if (width * height > this.o.maxPixels) throw new HttpError(400, `width, height: ${width}×${height} is over this server's ${this.o.maxPixels.toLocaleString('en')}-pixel limit (e.g. 4096×2304)`);
     return {
-      width: intParam(q, 'width', 16, 4096, this.o.width, true),
-      height: intParam(q, 'height', 16, 4096, this.o.height, true),
+      width,
+      height,
       format: format === 'png' ? 'png' : 'jpeg',
       quality: intParam(q, 'quality', 1, 100, 90, false),
       includeUi: flagParam(q, 'include_ui'),
