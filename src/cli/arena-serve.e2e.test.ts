@@ -13,6 +13,7 @@ import { join, resolve } from 'node:path';
 import { PNG } from 'pngjs';
 import jpeg from 'jpeg-js';
 import { afterAll, describe, expect, it } from 'vitest';
+import { lumaStd } from '../../test/image-stats';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const dir = mkdtempSync(join(tmpdir(), 'curbside-arena-serve-'));
@@ -21,19 +22,6 @@ afterAll(() => {
   if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   rmSync(dir, { recursive: true, force: true });
 });
-
-/** Standard deviation of luma over RGBA pixels. */
-function lumaStd(d: Uint8Array): number {
-  const n = d.length / 4;
-  let s = 0;
-  let s2 = 0;
-  for (let i = 0; i < n; i++) {
-    const y = 0.299 * d[i * 4] + 0.587 * d[i * 4 + 1] + 0.114 * d[i * 4 + 2];
-    s += y;
-    s2 += y * y;
-  }
-  return Math.sqrt(Math.max(0, s2 / n - (s / n) ** 2));
-}
 
 describe('npm run arena:serve', () => {
   it('serves the suite on a free port: task, move with an image, screenshot, records on SIGTERM', { timeout: 300_000 }, async () => {
