@@ -199,7 +199,7 @@ export class LadderEpisode {
     this.stepCount++;
     this.walked += moved;
     if (a.action === 'move' || a.action === 'sprint') this.walkSeconds += a.seconds;
-    if (this.session.state().mode === 'map') this.mapSteps++;
+    if (this.session.mapView.view.open) this.mapSteps++;
     record(r.action, true, moved);
     const crossed = moved > 0 ? crossedClosure(this.task.closures ?? [], before, after) : null;
     if (crossed) {
