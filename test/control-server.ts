@@ -10,7 +10,7 @@ import { worldInventory } from '../src/world/inventory';
 import { DEFAULT_GEOREFERENCE } from '../src/world/georef';
 import { renderWorldMap } from '../src/world/map-render';
 import { encodeImage } from '../src/cli/arena-serve-images';
-import { type ControlImages, ControlServer, type ControlServerOptions, type ControlTaskRecord } from '../src/arena/control/http';
+import { type ControlImages, ControlServer, type ControlServerOptions, type ControlTaskRecord, type ScreenshotRequest } from '../src/arena/control/http';
 import { ControlSession, type ControlTask } from '../src/arena/control/session';
 
 export const world = generateWorld({ seed: 1, size: 400 });
@@ -42,6 +42,9 @@ export const mapImages: ControlImages = {
     return encodeImage(img, r.format, r.quality);
   },
 };
+
+/** A flat grey 16×16 image in the asked format: images that cost nothing, for tests of the protocol. */
+export const flatImage = (r: ScreenshotRequest): Uint8Array => encodeImage({ width: 16, height: 16, data: new Uint8ClampedArray(16 * 16 * 4).fill(200) }, r.format, r.quality);
 
 export const W = 64;
 export const H = 48;

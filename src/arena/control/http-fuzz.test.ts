@@ -7,9 +7,8 @@ import { request as httpRequest, Agent } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { createRng, type Rng } from '../../core/random';
 import { DEFAULT_GEOREFERENCE } from '../../world/georef';
-import { call, startServer, TASKS } from '../../../test/control-server';
+import { call, flatImage, startServer, TASKS } from '../../../test/control-server';
 import { URBANGROUND_ACTIONS } from './actions';
-import { encodeImage } from '../../cli/arena-serve-images';
 import type { ControlImages, ControlTaskRecord, ScreenshotRequest } from './http';
 import type { ControlTask } from './session';
 
@@ -90,7 +89,7 @@ describe('ControlServer under 2,000 random requests', () => {
     const images: ControlImages = {
       async screenshot(_s, r) {
         seen.push(r);
-        return encodeImage({ width: 16, height: 16, data: new Uint8ClampedArray(16 * 16 * 4).fill(200) }, r.format, r.quality);
+        return flatImage(r);
       },
     };
     const { server, records } = await startServer({ images, driverTimeoutMs: 60_000 });
