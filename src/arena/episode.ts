@@ -19,7 +19,7 @@ import type { World } from '../world/world';
 import { actionKey, actionText, applyAction, type ArenaAction } from './actions';
 import { NetworkWalker, type BranchOption } from './walker';
 import type { ArenaTask } from './task';
-import { coordinateMatch, exactMatchGrid, fuzzyMatch, meanRelativeAccuracy, parseChoiceAnswer, parseCountAnswer } from './scoring';
+import { coordinateMatch, dueSecondsAfter, exactMatchGrid, fuzzyMatch, meanRelativeAccuracy, parseChoiceAnswer, parseCountAnswer, scheduleSuccess, type StopVisits } from './scoring';
 
 /** Consecutive non-moving repeats of one action token that end an episode (360CityArena: 20). */
 export const STAGNATION_LIMIT = 20;
@@ -83,13 +83,21 @@ export type NameList = readonly string[];
  * The score of an answer to `task` (0 unless `status` is answered): exact grid match, coordinate
  * match of the final position, mean relative accuracy of a count, or fuzzy match of a name against
  * the truth and its aliases with a margin over `others` (scoring.ts); UrbanGround's multiple choice
- * (the letter of the right option) and arrival (within the radius where the episode ends, whatever
- * ended it but a failure).
+ * (the letter of the right option), arrival (within the radius where the episode ends, whatever
+ * ended it but a failure) at the goal or at any of several (place search), and the stops of a
+ * schedule or a multi-stop route from their `visits` (scoring.ts `scheduleSuccess`; every stop).
  */
-export function scoreTask(task: ArenaTask, status: EpisodeStatus, answer: string | null, finalPosition: Vec2, others: NameList): number {
+export function scoreTask(task: ArenaTask, status: EpisodeStatus, answer: string | null, finalPosition: Vec2, others: NameList, visits: StopVisits | null = null): number {
   const t = task.truth;
+  const failed = status === 'agent_error' || status === 'env_error' || status === 'closure_crossed';
   // UrbanGround's navigation scores where the avatar is when the episode ends, however it ended (but a failure).
-  if (t.scoring === 'arrival') return status === 'agent_error' || status === 'env_error' || status === 'closure_crossed' ? 0 : coordinateMatch(finalPosition, t.goal, t.radius);
+  if (t.scoring === 'arrival') return failed ? 0 : coordinateMatch(finalPosition, t.goal, t.radius);
+  if (t.scoring === 'arrival_any') return failed ? 0 : Math.max(...t.goals.map((g) => coordinateMatch(finalPosition, g.goal, t.radius)));
+  if (t.scoring === 'schedule' || t.scoring === 'multi_stop') {
+    if (failed || !visits) return 0;
+    if (t.scoring === 'multi_stop') return visits.reachedAt.every((v) => v !== null) ? 1 : 0;
+    return scheduleSuccess(visits, t.stops.map((s) => dueSecondsAfter(t.startTime, s.due)));
+  }
   if (status !== 'answered' || answer === null) return 0;
   switch (t.scoring) {
     case 'choice': return parseChoiceAnswer(answer) === t.answer ? 1 : 0;

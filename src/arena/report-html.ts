@@ -53,8 +53,9 @@ function figure4(rows: readonly AgentSummary[]): string {
     const labels = DIFFICULTIES.map((d, di) => `<text x="${(x0 + 25 + (di * (rows.length + 1) + rows.length / 2) * bw).toFixed(1)}" y="${y0 + H}" font-size="10" text-anchor="middle">${d[0].toUpperCase()}</text>`);
     return `<text x="${x0 + 25}" y="${y0 + 10}" font-size="12">${FAMILY_LABELS[f]}</text><line x1="${x0 + 22}" y1="${y0 + H - 15}" x2="${x0 + W}" y2="${y0 + H - 15}" stroke="#999"/><text x="${x0 + 18}" y="${y0 + 19}" font-size="9" text-anchor="end">100</text>${bars.join('')}${labels.join('')}`;
   });
-  const legend = rows.map((r, ai) => `<rect x="${ai * 140}" y="${2 * (H + 40)}" width="10" height="10" fill="${COLORS[ai % COLORS.length]}"/><text x="${ai * 140 + 14}" y="${2 * (H + 40) + 9}" font-size="11">${esc(r.agent)}</text>`);
-  return `<svg width="${4 * (W + 20)}" height="${2 * (H + 40) + 20}" xmlns="http://www.w3.org/2000/svg">${panels.join('')}${legend.join('')}</svg>`;
+  const bands = Math.max(1, Math.ceil(fams.length / 4));
+  const legend = rows.map((r, ai) => `<rect x="${ai * 140}" y="${bands * (H + 40)}" width="10" height="10" fill="${COLORS[ai % COLORS.length]}"/><text x="${ai * 140 + 14}" y="${bands * (H + 40) + 9}" font-size="11">${esc(r.agent)}</text>`);
+  return `<svg width="${4 * (W + 20)}" height="${bands * (H + 40) + 20}" xmlns="http://www.w3.org/2000/svg">${panels.join('')}${legend.join('')}</svg>`;
 }
 
 /** UrbanGround's measures per agent over its ladder navigation episodes (empty without any). */
@@ -64,13 +65,13 @@ function ladderTable(rows: readonly AgentSummary[]): string {
   const v = (x: number | null, digits = 1) => (x === null ? '–' : x.toFixed(digits));
   const body = with_.map((r) => {
     const l = r.ladder!;
-    return `<tr><td>${esc(r.agent)}</td><td>${l.episodes}</td><td>${v(l.remainingDistanceRatio, 2)}</td><td>${v(l.networkAdherence)}</td><td>${v(l.closureCompliance)}</td><td>${v(l.collisions, 2)}</td></tr>`;
+    return `<tr><td>${esc(r.agent)}</td>${([1, 2, 3, 4, 5] as const).map((k) => `<td>${v(l.levels[k])}</td>`).join('')}<td>${l.episodes}</td><td>${v(l.remainingDistanceRatio, 2)}</td><td>${v(l.networkAdherence)}</td><td>${v(l.closureCompliance)}</td><td>${v(l.collisions, 2)}</td><td>${v(l.stopsReached)}</td><td>${v(l.onTime)}</td><td>${v(l.routeEfficiency, 2)}</td></tr>`;
   }).join('');
-  return `<h2>UrbanGround's measures (ladder navigation)</h2><table><tr><th>agent</th><th>episodes</th><th>remaining distance ratio</th><th>network adherence %</th><th>closure compliance %</th><th>collisions / episode</th></tr>${body}</table>`;
+  return `<h2>UrbanGround's ladder: score per level (%) and their measures</h2><table><tr><th>agent</th><th>L1</th><th>L2</th><th>L3</th><th>L4</th><th>L5</th><th>navigation episodes</th><th>remaining distance ratio</th><th>network adherence %</th><th>closure compliance %</th><th>collisions / episode</th><th>stops reached %</th><th>on-time arrivals %</th><th>route efficiency</th></tr>${body}</table>`;
 }
 
 function statuses(rows: readonly AgentSummary[]): string {
-  const all = ['answered', 'step_limit', 'stagnation', 'agent_error', 'env_error'];
+  const all = [...new Set(['answered', 'step_limit', 'stagnation', 'agent_error', 'env_error', ...rows.flatMap((r) => Object.keys(r.statuses))])];
   return `<table><tr><th>agent</th><th>episodes</th>${all.map((s) => `<th>${s}</th>`).join('')}<th>steps</th><th>tokens</th><th>parse errors</th></tr>${rows
     .map((r) => `<tr><td>${esc(r.agent)}</td><td>${r.episodes}</td>${all.map((s) => `<td>${r.statuses[s] ?? 0}</td>`).join('')}<td>${r.steps}</td><td>${r.tokens}</td><td>${r.parseErrors}</td></tr>`)
     .join('')}</table>`;

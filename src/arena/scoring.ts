@@ -433,3 +433,46 @@ export function firstJsonObject(text: string): string | null {
   }
   return null;
 }
+
+/** When each stop of a multi-stop or schedule task was first reached, and how many times a stop was reached out of turn. */
+export interface StopVisits {
+  /** Per stop (task order): simulation seconds since the task began when the avatar first came within the radius, or null. */
+  reachedAt: (number | null)[];
+  /** Arrivals at a later appointment before an earlier one was reached (schedule only; UrbanGround's order violations). */
+  orderViolations: number;
+}
+
+/**
+ * Time-window schedule success (UrbanGround's `schedule_window_nav` evaluator: order, arrival and
+ * punctuality): every stop reached, none out of order, each by its due time. `dueSeconds[k]` is
+ * stop k's deadline in seconds after the task began; arriving within the deadline's minute counts
+ * (their `ON_TIME_GRACE_SECONDS` = 60: a due time of 10:00 accepts 10:00:59).
+ */
+export function scheduleSuccess(visits: StopVisits, dueSeconds: readonly number[]): 0 | 1 {
+  if (visits.orderViolations > 0) return 0;
+  return visits.reachedAt.every((t, k) => t !== null && t < dueSeconds[k] + 60) ? 1 : 0;
+}
+
+/** Stops of a schedule reached by their due time (see {@link scheduleSuccess} for the grace minute). */
+export function onTimeArrivals(visits: StopVisits, dueSeconds: readonly number[]): number {
+  return visits.reachedAt.filter((t, k) => t !== null && t < dueSeconds[k] + 60).length;
+}
+
+/**
+ * A multi-stop route's efficiency against the oracle's: the shortest network walk through every
+ * stop (`oracleTour`, metres) over the distance the agent walked (UrbanGround divides a spanning-
+ * tree lower bound by the walked length; the oracle's tour is the tighter reference here). Null
+ * when nothing was walked. Above 1 only when the agent cut corners off the network.
+ */
+export function routeEfficiency(oracleTour: number, walked: number): number | null {
+  return walked > 0 ? oracleTour / walked : null;
+}
+
+/** Seconds from clock time `start` to the next `due` (both `HH:MM`; a due time before the start is the next day's). */
+export function dueSecondsAfter(start: string, due: string): number {
+  const sec = (t: string) => {
+    const [h, m] = t.split(':').map(Number);
+    return h * 3600 + m * 60;
+  };
+  return (sec(due) - sec(start) + 86_400) % 86_400;
+}

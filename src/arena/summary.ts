@@ -5,7 +5,7 @@
  */
 import type { ArenaRecord } from './run-episode';
 import type { LadderMetrics } from './ladder/episode';
-import { ARENA_FAMILIES, DIFFICULTIES, type ArenaFamily, type Difficulty } from './task';
+import { ARENA_FAMILIES, DIFFICULTIES, isUrbanGroundFamily, URBANGROUND_FAMILY_KIND, type ArenaFamily, type Difficulty } from './task';
 
 /** Table 2's column groups, in order (paper §3.2 and §5.1). */
 export const FAMILY_GROUPS: { group: string; families: ArenaFamily[] }[] = [
@@ -13,14 +13,18 @@ export const FAMILY_GROUPS: { group: string; families: ArenaFamily[] }[] = [
   { group: 'Path Reasoning', families: ['map-navigation', 'vln'] },
   { group: 'Spatial Reasoning', families: ['count', 'relational'] },
   // UrbanGround's ladder (paper §3.5).
-  { group: 'L1 Local understanding', families: ['landmark-qa'] },
+  { group: 'L1 Local understanding', families: ['landmark-qa', 'orientation-qa', 'exploration-qa'] },
   { group: 'L2 Explicit navigation', families: ['short-navigation', 'long-navigation', 'instruction-navigation', 'constrained-navigation'] },
+  { group: 'L3 Implicit navigation', families: ['place-search', 'implicit-intent'] },
+  { group: 'L4 Multi-task planning', families: ['schedule', 'multi-stop'] },
+  { group: 'L5 Dynamic city', families: ['dynamic-closure', 'pedestrian-navigation'] },
 ];
 
 /** Short column names as the paper prints them. */
 export const FAMILY_LABELS: Record<ArenaFamily, string> = {
   localization: 'Loc', 'landmark-language': 'Landmark (Lang)', 'landmark-image': 'Landmark (Img)', 'map-navigation': 'Map Nav', vln: 'VLN', count: 'Obj Count', relational: 'Rel Reason',
-  'landmark-qa': 'LQ', 'short-navigation': 'SN', 'long-navigation': 'LN', 'instruction-navigation': 'IN', 'constrained-navigation': 'CN',
+  'landmark-qa': 'LQ', 'orientation-qa': 'OQ', 'exploration-qa': 'SQ', 'short-navigation': 'SN', 'long-navigation': 'LN', 'instruction-navigation': 'IN', 'constrained-navigation': 'CN',
+  'place-search': 'PS', 'implicit-intent': 'II', schedule: 'SF', 'multi-stop': 'MP', 'dynamic-closure': 'DCR', 'pedestrian-navigation': 'PL',
 };
 
 /** One agent's row. */
@@ -39,9 +43,15 @@ export interface AgentSummary {
   /**
    * UrbanGround's measures over the agent's ladder navigation episodes (null without any): mean
    * remaining-distance ratio, mean pedestrian-network adherence (percent), closure compliance
-   * (percent of closure tasks with no line crossed), collisions per episode.
+   * (percent of closure tasks with no line crossed), collisions per episode; over its schedule and
+   * multi-stop episodes, the share of stops reached and of appointments kept on time (percent) and
+   * the mean route efficiency against the oracle's tour; and the mean score per ladder level (1–5,
+   * the unweighted mean of its families present), percent.
    */
-  ladder: { episodes: number; remainingDistanceRatio: number | null; networkAdherence: number | null; closureCompliance: number | null; collisions: number } | null;
+  ladder: {
+    episodes: number; remainingDistanceRatio: number | null; networkAdherence: number | null; closureCompliance: number | null; collisions: number;
+    stopsReached: number | null; onTime: number | null; routeEfficiency: number | null; levels: Record<1 | 2 | 3 | 4 | 5, number | null>;
+  } | null;
   steps: number;
   tokens: number;
   parseErrors: number;
@@ -50,12 +60,21 @@ export interface AgentSummary {
 const mean = (v: number[]): number | null => (v.length ? Math.round((1000 * v.reduce((a, b) => a + b, 0)) / v.length) / 10 : null);
 
 /** The ladder measures of an agent's records (see {@link AgentSummary.ladder}). */
-function ladderMeasures(records: readonly ArenaRecord[]): AgentSummary['ladder'] {
-  const nav = records.flatMap((r) => {
+function ladderMeasures(records: readonly ArenaRecord[], families: AgentSummary['families']): AgentSummary['ladder'] {
+  const all = records.flatMap((r) => {
     const m = (r as ArenaRecord & { metrics?: LadderMetrics }).metrics;
-    return m && m.originalDistance !== null ? [m] : [];
+    return m ? [m] : [];
   });
-  if (nav.length === 0) return null;
+  const nav = all.filter((m) => m.originalDistance !== null || (m.stopsTotal ?? null) !== null);
+  if (nav.length === 0 && all.length === 0) return null;
+  const stops = all.filter((m) => (m.stopsTotal ?? null) !== null);
+  const share = (num: number, den: number) => (den > 0 ? Math.round((1000 * num) / den) / 10 : null);
+  const sum = (v: number[]) => v.reduce((a, b) => a + b, 0);
+  const timed = all.filter((m) => (m.onTimeArrivals ?? null) !== null);
+  const levels = Object.fromEntries(([1, 2, 3, 4, 5] as const).map((level) => {
+    const v = (Object.keys(families) as ArenaFamily[]).filter((f) => isUrbanGroundFamily(f) && URBANGROUND_FAMILY_KIND[f].level === level).map((f) => families[f]).filter((x): x is number => x !== null);
+    return [level, v.length ? Math.round((10 * sum(v)) / v.length) / 10 : null];
+  })) as Record<1 | 2 | 3 | 4 | 5, number | null>;
   const avg = (v: number[], scale = 1) => (v.length ? Math.round((scale * 1000 * v.reduce((a, b) => a + b, 0)) / v.length) / 1000 : null);
   const closure = nav.filter((m) => m.closureCrossings !== null);
   return {
@@ -64,6 +83,10 @@ function ladderMeasures(records: readonly ArenaRecord[]): AgentSummary['ladder']
     networkAdherence: avg(nav.flatMap((m) => (m.networkAdherence === null ? [] : [m.networkAdherence])), 100),
     closureCompliance: closure.length ? Math.round((1000 * closure.filter((m) => m.closureCrossings === 0).length) / closure.length) / 10 : null,
     collisions: avg(nav.map((m) => m.buildingCollisions + m.pedestrianCollisions)) ?? 0,
+    stopsReached: share(sum(stops.map((m) => m.stopsReached ?? 0)), sum(stops.map((m) => m.stopsTotal ?? 0))),
+    onTime: share(sum(timed.map((m) => m.onTimeArrivals ?? 0)), sum(timed.map((m) => m.stopsTotal ?? 0))),
+    routeEfficiency: avg(all.flatMap((m) => ((m.routeEfficiency ?? null) === null ? [] : [m.routeEfficiency as number]))),
+    levels,
   };
 }
 
@@ -82,7 +105,7 @@ export function summarise(records: readonly ArenaRecord[]): AgentSummary[] {
       overall: present.length ? Math.round((10 * present.reduce((a, b) => a + b, 0)) / present.length) / 10 : null,
       difficulties: Object.fromEntries(DIFFICULTIES.map((d) => [d, score((r) => r.difficulty === d)])) as AgentSummary['difficulties'],
       cells: Object.fromEntries(ARENA_FAMILIES.map((f) => [f, Object.fromEntries(DIFFICULTIES.map((d) => [d, score((r) => r.family === f && r.difficulty === d)]))])) as AgentSummary['cells'],
-      statuses, ladder: ladderMeasures(mine), steps: mine.reduce((a, r) => a + r.steps, 0), tokens: mine.reduce((a, r) => a + r.tokens, 0), parseErrors: mine.reduce((a, r) => a + r.parseErrors, 0),
+      statuses, ladder: ladderMeasures(mine, families), steps: mine.reduce((a, r) => a + r.steps, 0), tokens: mine.reduce((a, r) => a + r.tokens, 0), parseErrors: mine.reduce((a, r) => a + r.parseErrors, 0),
     };
   });
 }

@@ -25,22 +25,43 @@ export const ARENA_TASKS_VERSION = 1;
 export const CITYARENA_FAMILIES = ['localization', 'landmark-language', 'landmark-image', 'map-navigation', 'vln', 'relational', 'count'] as const;
 export type CityArenaFamily = (typeof CITYARENA_FAMILIES)[number];
 /**
- * UrbanGround's ladder families built so far (their task-type ids: LQ landmark QA, level 1; SN short
- * navigation to a visible destination, LN long navigation with the map, IN instruction navigation,
- * CN constrained navigation around closures, level 2), played with UrbanGround's free moves.
+ * UrbanGround's ladder families (paper §3.5, appendix B; their task-type ids in parentheses), played
+ * with UrbanGround's free moves. L1 local understanding: landmark QA (LQ), orientation QA (OQ),
+ * active-exploration QA (SQ). L2 explicit navigation: short (SN), long with the map (LN), instruction
+ * (IN), constrained around closures given up front (CN). L3 implicit: place-type search (PS),
+ * implicit intent (II). L4 multi-task: time-window schedule (SF), multi-stop route (MP). L5 dynamic:
+ * closure replanning after a notice (DCR), long navigation among pedestrians (PL).
  */
-export const URBANGROUND_FAMILIES = ['landmark-qa', 'short-navigation', 'long-navigation', 'instruction-navigation', 'constrained-navigation'] as const;
+export const URBANGROUND_FAMILIES = [
+  'landmark-qa', 'orientation-qa', 'exploration-qa',
+  'short-navigation', 'long-navigation', 'instruction-navigation', 'constrained-navigation',
+  'place-search', 'implicit-intent',
+  'schedule', 'multi-stop',
+  'dynamic-closure', 'pedestrian-navigation',
+] as const;
 export type UrbanGroundFamily = (typeof URBANGROUND_FAMILIES)[number];
 /** Every arena family. */
 export const ARENA_FAMILIES = [...CITYARENA_FAMILIES, ...URBANGROUND_FAMILIES] as const;
 export type ArenaFamily = (typeof ARENA_FAMILIES)[number];
-/** UrbanGround's id prefix, numeric task type and ladder level per family. */
+/**
+ * UrbanGround's id prefix, numeric task type and ladder level per family (their `tasks/registry.py`:
+ * II and DCR share type 12 and are told apart by the prefix; PL is long navigation's type 2 with
+ * pedestrians on, routed by its prefix).
+ */
 export const URBANGROUND_FAMILY_KIND: Record<UrbanGroundFamily, { prefix: string; type: number; level: number }> = {
   'landmark-qa': { prefix: 'LQ', type: 7, level: 1 },
+  'orientation-qa': { prefix: 'OQ', type: 8, level: 1 },
+  'exploration-qa': { prefix: 'SQ', type: 9, level: 1 },
   'short-navigation': { prefix: 'SN', type: 0, level: 2 },
   'long-navigation': { prefix: 'LN', type: 2, level: 2 },
   'instruction-navigation': { prefix: 'IN', type: 10, level: 2 },
   'constrained-navigation': { prefix: 'CN', type: 11, level: 2 },
+  'place-search': { prefix: 'PS', type: 3, level: 3 },
+  'implicit-intent': { prefix: 'II', type: 12, level: 3 },
+  schedule: { prefix: 'SF', type: 5, level: 4 },
+  'multi-stop': { prefix: 'MP', type: 13, level: 4 },
+  'dynamic-closure': { prefix: 'DCR', type: 12, level: 5 },
+  'pedestrian-navigation': { prefix: 'PL', type: 2, level: 5 },
 };
 
 /** Whether a family is played with UrbanGround's free moves (else 360CityArena's tokens on the network). */
@@ -52,6 +73,9 @@ export type Difficulty = (typeof DIFFICULTIES)[number];
 
 const vec2 = z.tuple([z.number(), z.number()]);
 const vec3 = z.tuple([z.number(), z.number(), z.number()]);
+const labelledPoint = z.object({ goal: vec2, label: z.string().min(1) });
+/** A time of day `HH:MM`, 24-hour. */
+const clockTime = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'expected a time HH:MM (24-hour)');
 
 /** What the answer is scored against (the evaluator's only; never shown to an agent). */
 const TruthSchema = z.discriminatedUnion('scoring', [
@@ -67,6 +91,20 @@ const TruthSchema = z.discriminatedUnion('scoring', [
   z.object({ scoring: z.literal('choice'), options: z.array(z.string().min(1)).length(4), answer: z.number().int().min(0).max(3) }),
   /** Success when the avatar is within `radius` metres of `goal` after any action (UrbanGround's arrival, 15 m). */
   z.object({ scoring: z.literal('arrival'), goal: vec2, radius: z.number().positive(), label: z.string().min(1) }),
+  /** Success within `radius` metres of any of `goals` (place search, implicit intent: every place of `category` counts). */
+  z.object({ scoring: z.literal('arrival_any'), goals: z.array(labelledPoint).min(1), radius: z.number().positive(), category: z.string().min(1) }),
+  /**
+   * Ordered appointments (time-window schedule): each stop must be reached (within `radius`) in
+   * order and by its `due` time on the simulation clock, which reads `startTime` when the task
+   * begins and runs with the actions' durations. Success: every stop in order and on time.
+   */
+  z.object({ scoring: z.literal('schedule'), stops: z.array(labelledPoint.extend({ due: clockTime })).min(2), radius: z.number().positive(), startTime: clockTime }),
+  /**
+   * Unordered stops (multi-stop route): success when every stop has been within `radius`;
+   * `oracleTour` is the shortest network walk from the start through all of them (metres), the
+   * reference of the route's efficiency.
+   */
+  z.object({ scoring: z.literal('multi_stop'), stops: z.array(labelledPoint).min(2), radius: z.number().positive(), oracleTour: z.number().positive() }),
 ]);
 
 /** A map image handed to the agent with the task: a world region, its pixel size and what is drawn on it. */
@@ -102,6 +140,14 @@ const TaskSchema = z.object({
    * each a label and an open polyline (metres); crossing one ends the episode at once. Absent: none.
    */
   closures: z.array(z.object({ label: z.string().min(1), line: z.array(vec2).min(2) })).optional(),
+  /**
+   * Closure replanning: the closures take effect, with a one-time notice, after this many valid
+   * steps (UrbanGround announces them 30 s into the episode); before it they are neither shown nor
+   * enforced. Absent: closures hold from the start.
+   */
+  closureNotice: z.object({ afterSteps: z.number().int().positive() }).optional(),
+  /** Pedestrians walking the network during the task (navigation among pedestrians): how many, and the seed of their plan. Absent: none. */
+  pedestrians: z.object({ count: z.number().int().min(1).max(500), seed: z.number().int().nonnegative() }).optional(),
   /** Most valid actions before the episode ends as step_limit (360CityArena: 50). */
   stepLimit: z.number().int().positive(),
   /** What the task was made from (inventory ids and measured statistics), for audits and `--stats`. */
@@ -137,7 +183,10 @@ export type ArenaTaskFile = z.infer<typeof TaskFileSchema>;
 /** How each family is scored (360CityArena §3.4). */
 export const FAMILY_SCORING: Record<ArenaFamily, ArenaTruth['scoring']> = {
   localization: 'exact_match', 'landmark-language': 'coordinate_match', 'landmark-image': 'coordinate_match', 'map-navigation': 'coordinate_match', vln: 'coordinate_match', relational: 'fuzzy_match', count: 'mra',
-  'landmark-qa': 'choice', 'short-navigation': 'arrival', 'long-navigation': 'arrival', 'instruction-navigation': 'arrival', 'constrained-navigation': 'arrival',
+  'landmark-qa': 'choice', 'orientation-qa': 'choice', 'exploration-qa': 'choice',
+  'short-navigation': 'arrival', 'long-navigation': 'arrival', 'instruction-navigation': 'arrival', 'constrained-navigation': 'arrival',
+  'place-search': 'arrival_any', 'implicit-intent': 'arrival_any', schedule: 'schedule', 'multi-stop': 'multi_stop',
+  'dynamic-closure': 'arrival', 'pedestrian-navigation': 'arrival',
 };
 
 /**

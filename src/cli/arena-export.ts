@@ -4,8 +4,11 @@
  * `DIR/task/<ID>.json` each (ids `PREFIX-<arena id>`, e.g. `SN-short-navigation-01`), and
  * `DIR/curbside.json` naming the world and georeference they were placed with, so that
  * `npm run arena:serve -- --tasks DIR` serves them and UrbanGround's `run_task.py --attach
- * --build-folder DIR` runs them unchanged. 360CityArena's families have no UrbanGround kind and are
- * skipped (counted in the summary line).
+ * --build-folder DIR` runs them unchanged. With `--conditions dusk,night,rain` (the default; `none`
+ * for none) it also writes the matched variants of the question and short-navigation tasks under
+ * UrbanGround's condition prefixes (EVQ/EVN dusk, NTQ/NTN night, RQ/RN rain; their harness sets the
+ * condition by the prefix). 360CityArena's families have no UrbanGround kind and are skipped
+ * (counted in the summary line).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,7 +17,7 @@ import { CliError } from '../core/user-error';
 import { generateWorld } from '../world/world';
 import { DEFAULT_GEOREFERENCE, parseGeoreference } from '../world/georef';
 import { parseTaskFile } from '../arena/task';
-import { type ExportManifest, urbanGroundDocument } from '../arena/control/tasks';
+import { type ExportManifest, URBANGROUND_CONDITION_PREFIXES, urbanGroundDocument, urbanGroundVariant } from '../arena/control/tasks';
 import { resolveArenaSuite } from './arena-suite';
 import { ensureFolder, writeOutput } from './parse';
 import { runCli } from './run-cli';
@@ -24,23 +27,28 @@ const program = new Command('arena:export')
   .requiredOption('--suite <NAME|FILE>', 'the suite (urbanground, or a task file)')
   .option('--format <F>', 'the task schema to write (urbanground)', 'urbanground')
   .requiredOption('--out <DIR>', 'the folder to write (DIR/task/<ID>.json and DIR/curbside.json)')
-  .option('--origin <lat,lon[,h]>', 'WGS84 position of the world origin (default 47.3769,8.5417,408)');
+  .option('--origin <lat,lon[,h]>', 'WGS84 position of the world origin (default 47.3769,8.5417,408)')
+  .option('--conditions <names>', "matched variants of the question and short-navigation tasks under UrbanGround's condition prefixes: comma-separated dusk, night, rain, or none", 'dusk,night,rain');
 
 runCli(async () => {
   program.parse();
-  const o = program.opts<{ suite: string; format: string; out: string; origin?: string }>();
+  const o = program.opts<{ suite: string; format: string; out: string; origin?: string; conditions: string }>();
   if (o.format !== 'urbanground') throw new CliError(`--format ${o.format}: expected urbanground`);
+  const conditions = o.conditions === 'none' ? [] : o.conditions.split(',').map((c) => c.trim());
+  for (const c of conditions) if (!URBANGROUND_CONDITION_PREFIXES[c]) throw new CliError(`--conditions: '${c}' has no UrbanGround variant: expected ${Object.keys(URBANGROUND_CONDITION_PREFIXES).join(', ')} or none`);
   const georef = o.origin ? parseGeoreference(o.origin) : DEFAULT_GEOREFERENCE;
   const path = resolveArenaSuite(o.suite);
   const file = parseTaskFile(path, readFileSync(path, 'utf8'));
   const world = generateWorld({ seed: file.world.seed, size: file.world.size });
-  const docs = file.tasks.map((t) => urbanGroundDocument(world, georef, t)).filter((d) => d !== null);
+  const base = file.tasks.map((t) => urbanGroundDocument(world, georef, t)).filter((d) => d !== null);
+  const variants = conditions.flatMap((c) => base.map((d) => urbanGroundVariant(d, c)).filter((d) => d !== null));
+  const docs = [...base, ...variants];
   if (docs.length === 0) throw new CliError(`--suite ${o.suite}: no task of a ladder family (UrbanGround has no kind for 360CityArena's families)`);
   ensureFolder(o.out, '--out');
   ensureFolder(join(o.out, 'task'), '--out');
   for (const d of docs) writeOutput(join(o.out, 'task', `${d.id}.json`), `${JSON.stringify(d, null, 2)}\n`);
   const manifest: ExportManifest = { format: 'curbside-urbanground-export', version: 1, world: file.world, georeference: georef, suite: file.suite };
   writeOutput(join(o.out, 'curbside.json'), `${JSON.stringify(manifest, null, 2)}\n`);
-  const skipped = file.tasks.length - docs.length;
-  console.log(`${o.out}: ${docs.length} UrbanGround tasks (${[...new Set(docs.map((d) => d.id.split('-')[0]))].join(', ')}) in task/, world ${file.world.seed} at ${georef.lat}, ${georef.lon}${skipped ? `; ${skipped} tasks of 360CityArena's families skipped` : ''}`);
+  const skipped = file.tasks.length - base.length;
+  console.log(`${o.out}: ${docs.length} UrbanGround tasks (${base.length} tasks and ${variants.length} matched variants: ${[...new Set(docs.map((d) => d.id.split('-')[0]))].join(', ')}) in task/, world ${file.world.seed} at ${georef.lat}, ${georef.lon}${skipped ? `; ${skipped} tasks of 360CityArena's families skipped` : ''}`);
 });

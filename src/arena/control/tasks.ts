@@ -9,7 +9,7 @@
  * orientation QA, SQ 9 spatial (active-exploration) QA, SN 0 short navigation, LN 2 long
  * navigation, IN 10 instruction navigation, CN 11 constrained navigation, II 12 implicit intent,
  * DCR 12 dynamic closure replanning, SF 5 time-window scheduling, MP 13 multi-stop routes, PS 3
- * place search.
+ * place search, PL 2 long navigation among pedestrians.
  */
 import { z } from 'zod';
 import type { Vec2 } from '../../world/geometry';
@@ -43,6 +43,7 @@ export const URBANGROUND_TYPES: Readonly<Record<string, { type: number; name: st
   SF: { type: 5, name: 'ScheduleWindowNav' },
   MP: { type: 13, name: 'MultipointNav' },
   PS: { type: 3, name: 'PlaceSearch' },
+  PL: { type: 2, name: 'PedestrianLongNav' },
 };
 
 /** A task file that is not a valid UrbanGround task: names the file and the field. */
@@ -140,15 +141,27 @@ export function controlTaskFromUrbanGround(world: World, georef: Georeference, d
   };
 }
 
-/** The control task of an arena task: its start node facing its first edge, its goal (coordinate tasks) as the end point. */
+/**
+ * The end points `/task` lists for an arena task: the goal of a coordinate or arrival task, the stops
+ * of a schedule or multi-stop route; none for questions and searches (UrbanGround's place search
+ * and implicit intent name no target).
+ */
+function arenaEndPoints(task: ArenaTask): { label: string; position: Vec2 }[] {
+  const t = task.truth;
+  if (t.scoring === 'coordinate_match') return task.map?.goal ? [{ label: 'Goal', position: t.goal }] : [];
+  if (t.scoring === 'arrival') return [{ label: t.label, position: t.goal }];
+  if (t.scoring === 'schedule' || t.scoring === 'multi_stop') return t.stops.map((s) => ({ label: s.label, position: s.goal }));
+  return [];
+}
+
+/** The control task of an arena task: its start node facing its first edge, its goal or stops as the end points. */
 export function controlTaskFromArena(world: World, task: ArenaTask): ControlTask {
   const p = world.nav.nodes[task.start.node];
   const q = world.nav.nodes[task.start.towards];
-  const t = task.truth;
   return {
     id: task.id, type: null, typeName: task.family,
     start: { position: [p[0], p[1]], yaw: Math.atan2(q[1] - p[1], q[0] - p[0]) },
-    endPoints: t.scoring === 'coordinate_match' && task.map?.goal ? [{ label: 'Goal', position: t.goal }] : t.scoring === 'arrival' ? [{ label: t.label, position: t.goal }] : [],
+    endPoints: arenaEndPoints(task),
     closures: (task.closures ?? []).map((c) => ({ label: c.label, line: c.line.map((p) => [p[0], p[1]] as Vec2) })),
     restrictedZones: task.closures?.length ?? 0, conditions: null, document: task,
   };
@@ -162,12 +175,20 @@ function geoPoint(world: World, georef: Georeference, p: Vec2, headingDeg: numbe
   return { lat: r7(g.lat), lon: r7(g.lon), height: Math.round(g.height * 100) / 100, yaw: Math.round(headingDeg * 1000) / 1000, label };
 }
 
+/** A task's instruction without its leading `[… Task]` tag (UrbanGround's evaluators write their own header around the description). */
+const untagged = (text: string) => text.replace(/^\[[^\]]*Task\]\s*/, '');
+
 /**
- * An arena task of a ladder family as an UrbanGround task document (`AgentEvaluation/tasks/base.py`
- * fields: SN, LN, IN `startPoint`/`endPoint` and `description`; CN also `restrictedZones` (labelled
- * WGS84 polylines); LQ `description`, `qaStartPoint`, `qaOptions`, `qaAnswerIndex`),
- * with id `PREFIX-<arena id>` (their evaluators route by the prefix) and their numeric `type`;
- * positions in WGS84 by `georef`. Null for families UrbanGround has no kind for (360CityArena's).
+ * An arena task of a ladder family as an UrbanGround task document (`AgentEvaluation/tasks/` of
+ * their repository), with id `PREFIX-<arena id>` (their evaluators route by the prefix) and their
+ * numeric `type`; positions in WGS84 by `georef`. Fields per kind: SN, LN, IN, PL `startPoint`/
+ * `endPoint` and `description`; CN and DCR also `restrictedZones` (labelled WGS84 polylines; their
+ * DCR evaluator announces them 30 s in); LQ, OQ, SQ `qaStartPoint`, `qaOptions`, `qaAnswerIndex`;
+ * PS `searchOrigin` and `poiCategory` (no target: they judge the final view); II `exploreStart`,
+ * the hidden `endPoint` (the nearest place of the kind) and `poiCategory`; SF `scheduleStart` and
+ * `schedule` (ordered `target` points; the times are in the description, which their evaluator
+ * parses); MP `multiRouteStart` and `multiRouteTargets` (`point`, `note`). Null for families
+ * UrbanGround has no kind for (360CityArena's).
  */
 export function urbanGroundDocument(world: World, georef: Georeference, task: ArenaTask): UrbanGroundTask | null {
   if (!isUrbanGroundFamily(task.family)) return null;
@@ -175,19 +196,54 @@ export function urbanGroundDocument(world: World, georef: Georeference, task: Ar
   const ct = controlTaskFromArena(world, task);
   const start = geoPoint(world, georef, ct.start.position, yawToHeading(ct.start.yaw), 'Start');
   const id = `${kind.prefix}-${task.id}`;
+  const head = { id, type: kind.type };
   const t = task.truth;
-  if (t.scoring === 'choice') {
-    return { id, type: kind.type, description: task.instruction, qaStartPoint: start, qaOptions: t.options.map((text) => ({ text })), qaAnswerIndex: t.answer };
+  const point = (p: Vec2, label: string) => geoPoint(world, georef, p, 0, label);
+  switch (t.scoring) {
+    case 'choice':
+      return { ...head, description: task.instruction, qaStartPoint: start, qaOptions: t.options.map((text) => ({ text })), qaAnswerIndex: t.answer };
+    case 'arrival': {
+      const zones = (task.closures ?? []).map((c) => ({ label: c.label, vertices: c.line.map((p) => ({ lat: point(p, '').lat, lon: point(p, '').lon })) }));
+      return { ...head, description: task.instruction, startPoint: start, endPoint: point(t.goal, t.label), ...(zones.length ? { restrictedZones: zones } : {}) };
+    }
+    case 'arrival_any': {
+      if (task.family === 'place-search') return { ...head, description: untagged(task.instruction), searchOrigin: start, poiCategory: t.category };
+      // The hidden target: the place of the kind nearest the start in a straight line.
+      const [sx, sy] = ct.start.position;
+      const near = t.goals.reduce((a, b) => (Math.hypot(b.goal[0] - sx, b.goal[1] - sy) < Math.hypot(a.goal[0] - sx, a.goal[1] - sy) ? b : a));
+      return { ...head, description: untagged(task.instruction), exploreStart: start, endPoint: point(near.goal, near.label), poiCategory: t.category };
+    }
+    case 'schedule':
+      return { ...head, description: untagged(task.instruction), scheduleStart: start, schedule: t.stops.map((s) => ({ target: point(s.goal, s.label), due: s.due })) };
+    case 'multi_stop':
+      return { ...head, description: untagged(task.instruction), multiRouteStart: start, multiRouteTargets: t.stops.map((s) => ({ kind: 'poi', point: point(s.goal, s.label), note: s.label })) };
+    default:
+      return null;
   }
-  if (t.scoring === 'arrival') {
-    const zones = (task.closures ?? []).map((c) => ({
-      label: c.label,
-      vertices: c.line.map((p) => {
-        const q = geoPoint(world, georef, p, 0, '');
-        return { lat: q.lat, lon: q.lon };
-      }),
-    }));
-    return { id, type: kind.type, description: task.instruction, startPoint: start, endPoint: geoPoint(world, georef, t.goal, 0, t.label), ...(zones.length ? { restrictedZones: zones } : {}) };
-  }
-  return null;
+}
+
+/**
+ * UrbanGround's condition prefixes of the matched variants (their `tasks/condition.py` and the
+ * rainy-day evaluators): question variants of LQ/OQ/SQ and short-navigation variants of SN, per
+ * Curbside condition. Fog has no UrbanGround condition.
+ */
+export const URBANGROUND_CONDITION_PREFIXES: Readonly<Record<string, { qa: string; nav: string }>> = {
+  dusk: { qa: 'EVQ', nav: 'EVN' },
+  night: { qa: 'NTQ', nav: 'NTN' },
+  rain: { qa: 'RQ', nav: 'RN' },
+};
+
+/**
+ * The matched variant of an exported task under `condition` (same place, start and options; the id
+ * re-prefixed so their harness sets the condition), or null where UrbanGround has no variant of
+ * the kind (only LQ/OQ/SQ questions and SN short navigation have them).
+ *
+ * @throws RangeError for a condition UrbanGround has no prefix for (fog, day).
+ */
+export function urbanGroundVariant(doc: UrbanGroundTask, condition: string): UrbanGroundTask | null {
+  const p = URBANGROUND_CONDITION_PREFIXES[condition];
+  if (!p) throw new RangeError(`condition '${condition}': UrbanGround has variants for ${Object.keys(URBANGROUND_CONDITION_PREFIXES).join(', ')} only`);
+  const [prefix, ...rest] = doc.id.split('-');
+  const prefixFor = ['LQ', 'OQ', 'SQ'].includes(prefix) ? p.qa : prefix === 'SN' ? p.nav : null;
+  return prefixFor ? { ...doc, id: `${prefixFor}-${rest.join('-')}` } : null;
 }

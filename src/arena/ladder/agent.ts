@@ -13,6 +13,7 @@ import type { World } from '../../world/world';
 import type { ControlSession } from '../control/session';
 import { WALK_SPEED } from '../walker';
 import { SPRINT_SPEED } from '../free-walker';
+import { navDistances } from '../network';
 import { crossedClosure, type LadderAction, type LadderObservation } from './episode';
 
 /** A ladder agent's reply to one observation. */
@@ -50,6 +51,48 @@ export function closedEdges(nav: World['nav'], closures: readonly { label: strin
   });
   return out;
 }
+/** The waypoint nearest `p` within `radius` metres. @throws Error when none is. */
+function nodeNear(world: World, p: Vec2, radius: number, what: string): number {
+  const n = navIndex(world.nav).nodesNear(p, radius)[0];
+  if (n === undefined) throw new Error(`no waypoint within ${radius} m of ${what}`);
+  return n;
+}
+
+/**
+ * The shortest pedestrian-network walk from `start` through every one of `stops` in any order (the
+ * best of all orders, exact for up to 6 stops): the visiting order (indices into `stops`) and its
+ * length in metres, from the waypoint nearest `start` over the waypoints nearest the stops, plus the
+ * straight legs from those waypoints to the stops.
+ *
+ * @throws Error when a stop has no waypoint within 40 m or no walk joins them.
+ */
+export function bestTour(world: World, start: Vec2, stops: readonly Vec2[]): { order: number[]; length: number } {
+  if (stops.length > 6) throw new Error(`bestTour: ${stops.length} stops (at most 6)`);
+  const nodes = stops.map((s, k) => nodeNear(world, s, 40, `stop ${k + 1}`));
+  const from = nodeNear(world, start, 30, 'the start');
+  const off = stops.map((s, k) => Math.hypot(s[0] - world.nav.nodes[nodes[k]][0], s[1] - world.nav.nodes[nodes[k]][1]));
+  const dist = [from, ...nodes].map((n) => navDistances(world.nav, n).dist);
+  // Leg i→j: to stop j's waypoint from where stop i was reached (its waypoint; the start's for i = 0).
+  const leg = (i: number, j: number) => dist[i][nodes[j]] + off[j] + (i > 0 ? off[i - 1] : 0);
+  let best = { order: [] as number[], length: Infinity };
+  const visit = (order: number[], length: number) => {
+    if (length >= best.length) return;
+    if (order.length === stops.length) {
+      best = { order: [...order], length };
+      return;
+    }
+    for (let j = 0; j < stops.length; j++) {
+      if (order.includes(j)) continue;
+      order.push(j);
+      visit(order, length + leg(order.length === 1 ? 0 : order[order.length - 2] + 1, j));
+      order.pop();
+    }
+  };
+  visit([], 0);
+  if (!Number.isFinite(best.length)) throw new Error('bestTour: no walk joins the start and the stops');
+  return best;
+}
+
 const wrapDeg = (d: number) => ((((d + 180) % 360) + 360) % 360) - 180;
 
 /** Within this of a path point the oracle takes the next one, metres. */
@@ -68,15 +111,22 @@ function distanceToSegment(p: Vec2, a: Vec2, b: Vec2): number {
 }
 
 /**
- * The oracle: answers questions from the truth; goes to a goal along the shortest pedestrian-network
- * path (from the waypoint nearest its start to the one nearest the goal, then the goal itself),
- * turning with `look` and, towards the farthest path point whose straight line keeps within 0.25 m
- * of the path, running (`sprint`, at most 2 s) or walking the last metres, and stops well inside the radius.
+ * The oracle: answers questions from the truth; goes to each goal in turn (the goal; the place of
+ * the kind nearest along the network; a schedule's stops in order; a multi-stop route's in its best
+ * order, {@link bestTour}) along the shortest pedestrian-network path around the closures in force
+ * (from the waypoint nearest where it stands to the one nearest the goal, then the goal itself; it
+ * replans when closures are announced), turning with `look` and, towards the farthest path point
+ * whose straight line keeps within 0.25 m of the path, running (`sprint`, at most 2 s) or walking
+ * the last metres; it moves on (or stops) well inside the radius.
  */
 export class LadderOracle implements LadderAgent {
   readonly name = 'oracle';
   readonly needsImages = false;
   private p: LadderPrivileged | null = null;
+  private legs: Vec2[] = [];
+  private leg = 0;
+  private radius = 0;
+  private closures: readonly { label: string; line: readonly Vec2[] }[] = [];
   private path: Vec2[] = [];
   private next = 0;
   private lastPosition: Vec2 | null = null;
@@ -84,20 +134,40 @@ export class LadderOracle implements LadderAgent {
 
   begin(_brief: unknown, privileged: LadderPrivileged): void {
     this.p = privileged;
-    this.path = [];
-    this.next = 0;
+    this.legs = [];
+    this.leg = 0;
     this.stuck = 0;
     this.lastPosition = null;
-    const t = privileged.task.truth;
-    if (t.scoring !== 'arrival') return;
-    const nav = privileged.world.nav;
-    const idx = navIndex(nav);
-    const from = idx.nodesNear(privileged.session.position, 30)[0];
-    const to = idx.nodesNear(t.goal, 40)[0];
-    if (from === undefined || to === undefined) throw new Error(`oracle: no waypoint near the start or the goal of ${privileged.task.id}`);
-    const route = shortestNavPath(nav, from, to, { removed: closedEdges(nav, privileged.task.closures ?? []) });
-    if (!route) throw new Error(`oracle: no network path to the goal of ${privileged.task.id}`);
-    this.path = [...route.nodes.map((n) => nav.nodes[n]), t.goal];
+    const { task, world, session } = privileged;
+    const t = task.truth;
+    this.closures = task.closureNotice ? [] : (task.closures ?? []);
+    const here = session.position;
+    if (t.scoring === 'arrival') this.legs = [t.goal];
+    else if (t.scoring === 'arrival_any') {
+      const d = navDistances(world.nav, nodeNear(world, here, 30, `the start of ${task.id}`)).dist;
+      const reach = (g: Vec2) => {
+        const n = navIndex(world.nav).nodesNear(g, 40)[0];
+        return n === undefined ? Infinity : d[n] + Math.hypot(g[0] - world.nav.nodes[n][0], g[1] - world.nav.nodes[n][1]);
+      };
+      this.legs = [t.goals.map((g) => g.goal).reduce((a, b) => (reach(b) < reach(a) ? b : a))];
+    } else if (t.scoring === 'schedule') this.legs = t.stops.map((s) => s.goal);
+    else if (t.scoring === 'multi_stop') this.legs = bestTour(world, here, t.stops.map((s) => s.goal)).order.map((k) => t.stops[k].goal);
+    else return;
+    this.radius = t.radius;
+    this.plan();
+  }
+
+  /** The path from where the avatar stands to the current leg's goal, around the closures in force. */
+  private plan(): void {
+    const { world, task, session } = this.p!;
+    const nav = world.nav;
+    const goal = this.legs[this.leg];
+    const from = nodeNear(world, session.position, 30, `the avatar in ${task.id}`);
+    const to = nodeNear(world, goal, 40, `the goal of ${task.id}`);
+    const route = shortestNavPath(nav, from, to, { removed: closedEdges(nav, this.closures) });
+    if (!route) throw new Error(`oracle: no network path to the goal of ${task.id}`);
+    this.path = [...route.nodes.map((n) => nav.nodes[n]), goal];
+    this.next = 0;
   }
 
   async act(obs: LadderObservation): Promise<LadderTurn> {
@@ -105,10 +175,20 @@ export class LadderOracle implements LadderAgent {
     if (!p) throw new Error('oracle: act before begin');
     const t = p.task.truth;
     if (t.scoring === 'choice') return { action: { action: 'answer', answer: LETTERS[t.answer] }, thought: 'privileged: the right option' };
-    if (t.scoring !== 'arrival') throw new Error(`oracle: ${p.task.family} is not a ladder family`);
+    if (this.legs.length === 0) throw new Error(`oracle: ${p.task.family} is not a ladder family`);
+    // Closures announced: go around them from here.
+    if (p.task.closureNotice && this.closures.length === 0 && obs.step >= p.task.closureNotice.afterSteps) {
+      this.closures = p.task.closures ?? [];
+      this.plan();
+    }
     const pos = p.session.position;
-    if (Math.hypot(pos[0] - t.goal[0], pos[1] - t.goal[1]) <= t.radius / 2) return { action: { action: 'terminate' }, thought: 'privileged: well inside the radius' };
-    // A move that did not move (a prop in the way): step aside, then go on.
+    const goal = this.legs[this.leg];
+    if (Math.hypot(pos[0] - goal[0], pos[1] - goal[1]) <= this.radius / 2) {
+      if (this.leg === this.legs.length - 1) return { action: { action: 'terminate' }, thought: 'privileged: well inside the radius' };
+      this.leg++;
+      this.plan();
+    }
+    // A move that did not move (a prop or a pedestrian in the way): step aside, then go on.
     if (this.lastPosition && Math.hypot(pos[0] - this.lastPosition[0], pos[1] - this.lastPosition[1]) < 0.05 && obs.notices.some((n) => n.includes('stopped by'))) {
       this.stuck++;
       this.lastPosition = null;
@@ -144,7 +224,7 @@ export class LadderOracle implements LadderAgent {
     const sprint = dist > WALK_SPEED * 2;
     const seconds = Math.min(2, Math.max(0.05, Math.round((dist / (sprint ? SPRINT_SPEED : WALK_SPEED)) * 20) / 20));
     this.lastPosition = pos;
-    return { action: { action: sprint ? 'sprint' : 'move', dir: 'forward', seconds }, thought: `privileged: ${sprint ? 'run' : 'walk'} to waypoint ${far} of ${this.path.length}` };
+    return { action: { action: sprint ? 'sprint' : 'move', dir: 'forward', seconds }, thought: `privileged: ${sprint ? 'run' : 'walk'} to waypoint ${far} of ${this.path.length}${this.legs.length > 1 ? ` (stop ${this.leg + 1} of ${this.legs.length})` : ''}` };
   }
 }
 

@@ -44,6 +44,7 @@ export function ladderStepText(obs: LadderObservation, recent: readonly { step: 
   const lines = [`Step ${obs.step + 1} of at most ${obs.step + obs.stepsLeft}.`, `View: ${s.mode === 'map' ? 'the map (close_map to walk)' : 'first person'}; heading ${Math.round(s.yaw)}° (compass); ${s.surface}.`];
   if (obs.goal) lines.push(`Your position: ${s.lat.toFixed(6)}, ${s.lon.toFixed(6)}. Goal "${obs.goal.label}": ${obs.goal.lat.toFixed(6)}, ${obs.goal.lon.toFixed(6)}.`);
   if (obs.notices.length) lines.push(`Last result: ${obs.notices.join(' ')}`);
+  if (obs.progress) lines.push(obs.progress);
   if (recent.length) lines.push('Recent steps:', ...recent.map((r) => `  ${r.step + 1}. ${r.action} (${r.reason})`));
   if (obs.answerTurn && obs.options) {
     lines.push('', 'Exploration is over. Answer the question with one letter:', ...obs.options.map((o, k) => `${'ABCD'[k]}. ${o}`), 'Reply with one JSON object: {"answer": "A|B|C|D", "reason": "…"}.');

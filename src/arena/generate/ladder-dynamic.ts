@@ -1,0 +1,94 @@
+/**
+ * UrbanGround's level-5 families (a city that changes, paper §B.5; their DCR and PL tasks): valid
+ * long navigations into which a change is brought while the agent walks.
+ *
+ * - Closure replanning (DCR): walk to a named landmark 150–320 m away; after
+ *   {@link CLOSURE_NOTICE_STEPS} valid steps a one-time notice announces 1 / 2 / 3 closure lines
+ *   (easy / medium / hard) across sidewalks of the way that remains from where the oracle then
+ *   stands (UrbanGround announces them 30 s into the episode); crossing one after the notice fails.
+ *   The way around is at most {@link MAX_DETOUR} × as long as the way that remained.
+ * - Navigation among pedestrians (PL): long navigation (150–250 / 250–350 / 350–450 m) with
+ *   30 / 60 / 100 of the crowd layer's walkers on the network (UrbanGround brings pedestrians into
+ *   validated long-range tasks); contacts are counted.
+ */
+import type { Vec2 } from '../../world/geometry';
+import { shortestNavPath, navIndex } from '../../world/nav-index';
+import { DEFAULT_GEOREFERENCE } from '../../world/georef';
+import { decisionPoints } from '../network';
+import { closedEdges, LadderOracle } from '../ladder/agent';
+import { LadderEpisode } from '../ladder/episode';
+import type { ArenaTask, Difficulty } from '../task';
+import { ARRIVAL_RADIUS, closureAcross, CLOSURES_PER_DIFFICULTY, describe, type LadderGenerator, LADDER_STEP_LIMIT, MAX_DETOUR, noSource, round, startInBand } from './ladder-common';
+
+/** Valid steps before closure replanning's notice (about UrbanGround's 30 s at one model turn every 3–4 s). */
+export const CLOSURE_NOTICE_STEPS = 8;
+/** Shortest-walk band of closure replanning, metres. */
+export const DYNAMIC_CLOSURE_BAND: [number, number] = [150, 320];
+/** Shortest-walk bands of navigation among pedestrians, metres. */
+export const PEDESTRIAN_NAV_BANDS: Record<Difficulty, [number, number]> = { easy: [150, 250], medium: [250, 350], hard: [350, 450] };
+/** Walkers per navigation-among-pedestrians difficulty. */
+export const PEDESTRIANS_PER_DIFFICULTY: Record<Difficulty, number> = { easy: 30, medium: 60, hard: 100 };
+
+/** Closure replanning (see the module comment). */
+export const dynamicClosure: LadderGenerator = async (w, rng, difficulty) => {
+  const target = w.targets[rng.int(0, w.targets.length - 1)];
+  const s = startInBand(w, rng, target, DYNAMIC_CLOSURE_BAND);
+  if (!s || s.path.length < 8) return null;
+  const nav = w.world.nav;
+  const instruction = `[Navigation Task] Walk to ${describe(target)}. There is no known obstruction right now; walk, look and use the map as you like. Stop (terminate) when you are in front of it; you succeed within ${ARRIVAL_RADIUS} m of its entrance.`;
+  const plain: ArenaTask = {
+    id: 'probe', family: 'dynamic-closure', difficulty, instruction,
+    start: { node: s.start, towards: s.path[1] }, grantsLocation: true, map: null, referenceView: null,
+    truth: { scoring: 'arrival', goal: target.entrance, radius: ARRIVAL_RADIUS, label: target.name },
+    stepLimit: LADDER_STEP_LIMIT, source: noSource,
+  };
+  // Where the oracle stands at the notice: walk it there on the task without closures.
+  const probe = new LadderEpisode(w.world, w.inventory, DEFAULT_GEOREFERENCE, plain);
+  const oracle = new LadderOracle();
+  oracle.begin(null, { world: w.world, task: plain, session: probe.session });
+  while (probe.steps.filter((x) => x.valid).length < CLOSURE_NOTICE_STEPS) {
+    if (probe.steps.length > CLOSURE_NOTICE_STEPS * 3 || probe.act((await oracle.act(probe.observation())).action)) return null;
+  }
+  const here = probe.session.position;
+  const from = navIndex(nav).nodesNear(here, 30)[0];
+  if (from === undefined) return null;
+  const rest = shortestNavPath(nav, from, target.node);
+  if (!rest || rest.nodes.length < 6) return null;
+  const edgeOf = (p: number, q: number) => nav.edges.findIndex((e) => (e.a === p && e.b === q) || (e.a === q && e.b === p));
+  const closures: { label: string; line: Vec2[] }[] = [];
+  let removed = new Set<number>();
+  let route = rest.nodes;
+  for (let c = 0; c < CLOSURES_PER_DIFFICULTY[difficulty]; c++) {
+    const i = Math.floor(route.length / 3) + rng.int(0, Math.max(0, Math.floor(route.length / 3) - 1));
+    const k = edgeOf(route[i], route[i + 1]);
+    if (k < 0) return null;
+    closures.push(closureAcross(w, k));
+    removed = closedEdges(nav, closures);
+    const around = shortestNavPath(nav, from, target.node, { removed });
+    if (!around || around.length > MAX_DETOUR * rest.length) return null;
+    route = around.nodes;
+  }
+  if ([...removed].some((k) => [nav.edges[k].a, nav.edges[k].b].some((n) => n === from || n === target.node))) return null;
+  return {
+    family: 'dynamic-closure', difficulty, instruction,
+    start: plain.start, grantsLocation: true, map: null, referenceView: null,
+    truth: plain.truth, closures, closureNotice: { afterSteps: CLOSURE_NOTICE_STEPS },
+    source: { ...noSource, landmark: target.id, pathLength: round(s.walk), decisionPoints: decisionPoints(nav, s.path), detail: `${closures.length} closures after step ${CLOSURE_NOTICE_STEPS}; ${round(rest.length)} m left then` },
+  };
+};
+
+/** Navigation among pedestrians (see the module comment). */
+export const pedestrianNavigation: LadderGenerator = (w, rng, difficulty) => {
+  const target = w.targets[rng.int(0, w.targets.length - 1)];
+  const s = startInBand(w, rng, target, PEDESTRIAN_NAV_BANDS[difficulty]);
+  if (!s || s.path.length < 2) return null;
+  return {
+    family: 'pedestrian-navigation', difficulty,
+    instruction: `[Long Navigation Task] Walk to ${describe(target)}, several streets away. Open the map to find it and plan your way (no route is drawn for you). Stop (terminate) when you are in front of it; you succeed within ${ARRIVAL_RADIUS} m of its entrance.`,
+    start: { node: s.start, towards: w.adj[s.start][rng.int(0, w.adj[s.start].length - 1)].to },
+    grantsLocation: true, map: null, referenceView: null,
+    truth: { scoring: 'arrival', goal: target.entrance, radius: ARRIVAL_RADIUS, label: target.name },
+    pedestrians: { count: PEDESTRIANS_PER_DIFFICULTY[difficulty], seed: rng.int(0, 2 ** 31 - 1) },
+    source: { ...noSource, landmark: target.id, pathLength: round(s.walk), decisionPoints: decisionPoints(w.world.nav, s.path), detail: `${PEDESTRIANS_PER_DIFFICULTY[difficulty]} pedestrians` },
+  };
+};
