@@ -45,7 +45,7 @@ export interface AgentSummary {
    * remaining-distance ratio, mean pedestrian-network adherence (percent), closure compliance
    * (percent of closure tasks with no line crossed), collisions per episode; over its schedule and
    * multi-stop episodes, the share of stops reached and of appointments kept on time (percent) and
-   * the mean route efficiency against the oracle's tour; and the mean score per ladder level (1–5,
+   * the mean route efficiency against the oracle's tour (over routes that reached every stop); and the mean score per ladder level (1–5,
    * the unweighted mean of its families present), percent.
    */
   ladder: {
@@ -121,6 +121,23 @@ export function summaryTable(rows: readonly AgentSummary[]): string {
   const head = ['agent', ...fams.map((f) => FAMILY_LABELS[f]), 'overall', 'easy', 'medium', 'hard'];
   const cell = (v: number | null) => (v === null ? '–' : v.toFixed(1));
   const body = rows.map((r) => [r.agent, ...fams.map((f) => cell(r.families[f])), cell(r.overall), ...DIFFICULTIES.map((d) => cell(r.difficulties[d]))]);
+  const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
+  return [head, ...body].map((row) => row.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ')).join('\n');
+}
+
+/**
+ * UrbanGround's ladder per agent as aligned text (what `npm run arena` prints after the family
+ * table for a ladder run): score per level, then the navigation measures; empty without ladder episodes.
+ */
+export function ladderTable(rows: readonly AgentSummary[]): string {
+  const with_ = rows.filter((r) => r.ladder);
+  if (with_.length === 0) return '';
+  const v = (x: number | null, digits = 1) => (x === null ? '–' : x.toFixed(digits));
+  const head = ['agent', 'L1', 'L2', 'L3', 'L4', 'L5', 'rem.dist', 'adherence%', 'closures%', 'collisions', 'stops%', 'on-time%', 'route eff.'];
+  const body = with_.map((r) => {
+    const l = r.ladder!;
+    return [r.agent, ...([1, 2, 3, 4, 5] as const).map((k) => v(l.levels[k])), v(l.remainingDistanceRatio, 2), v(l.networkAdherence), v(l.closureCompliance), v(l.collisions, 2), v(l.stopsReached), v(l.onTime), v(l.routeEfficiency, 2)];
+  });
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
   return [head, ...body].map((row) => row.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ')).join('\n');
 }

@@ -31,7 +31,7 @@ import type { ArenaAgent } from '../arena/agent';
 import { taskWorld } from '../arena/generate/context';
 import { runArenaEpisode, type ArenaRecord } from '../arena/run-episode';
 import { arenaReportHtml } from '../arena/report-html';
-import { summarise, summaryTable } from '../arena/summary';
+import { ladderTable, summarise, summaryTable } from '../arena/summary';
 import { ARENA_FAMILIES, checkTaskStarts, isUrbanGroundFamily, parseTaskFile, URBANGROUND_FAMILIES } from '../arena/task';
 import { type LadderAgent, LadderOracle, LadderRandom } from '../arena/ladder/agent';
 import { LadderOpenAiAgent } from '../arena/ladder/openai';
@@ -289,5 +289,7 @@ runCli(async () => {
     frame: (r) => (existsSync(join(framesDir, frameName(r as RunRecord))) ? `frames/${frameName(r as RunRecord)}` : null),
   }));
   console.log(summaryTable(rows));
+  const ladderText = ladderTable(rows);
+  if (ladderText) console.log(`\nUrbanGround's ladder: score per level (%) and measures\n${ladderText}`);
   console.log(`\n${records.length} episodes in ${log} (${seconds.toFixed(1)} s this run); ${join(outDir, 'report.html')}`);
 });

@@ -4,7 +4,10 @@
  * instruction steps and object-count truth; plus the search families' walks, which the paper does
  * not report (null beside them). `npm run arena:tasks -- --stats [--json FILE]`.
  */
-import { DIFFICULTIES, type ArenaTask, type ArenaTaskFile, type Difficulty } from '../task';
+import { DIFFICULTIES, isUrbanGroundFamily, URBANGROUND_FAMILY_KIND, type ArenaTask, type ArenaTaskFile, type Difficulty } from '../task';
+
+/** Conditions every level-1 and level-2 task is also run under (`npm run arena -- --conditions`), as UrbanGround's matched variants. */
+export const MATCHED_CONDITIONS = ['dusk', 'night', 'fog', 'rain'] as const;
 
 /** A statistic per difficulty, measured and the paper's (null where it reports none). */
 export interface DifficultyStatistic {
@@ -18,6 +21,12 @@ export interface DifficultyStatistic {
 export interface SuiteStatistics {
   counts: Record<string, Record<Difficulty, number>>;
   statistics: DifficultyStatistic[];
+  /**
+   * UrbanGround's ladder (ladder suites only, else absent): per level 1–5 its tasks, their matched
+   * variants (levels 1 and 2: each task under each of {@link MATCHED_CONDITIONS}) and the sum; the
+   * paper evaluates 810 instances, variants included.
+   */
+  levels?: { level: number; tasks: number; variants: number; total: number }[];
 }
 
 const PAPER = {
@@ -62,7 +71,14 @@ export function suiteStatistics(file: ArenaTaskFile): SuiteStatistics {
     { family: 'constrained-navigation', measure: 'shortest walk (closed), m', measured: meanBy(tasks, 'constrained-navigation', (t) => t.source.pathLength), paper: null },
     { family: 'constrained-navigation', measure: 'way around the closures, m', measured: meanBy(tasks, 'constrained-navigation', (t) => (t.source.detail?.startsWith('way around') ? Number(/([\d.]+) m$/.exec(t.source.detail)?.[1]) : null)), paper: null },
   ].filter((s) => Object.values(s.measured).some((v) => v !== null));
-  return { counts, statistics };
+  const ladder = tasks.filter((t) => isUrbanGroundFamily(t.family));
+  if (ladder.length === 0) return { counts, statistics };
+  const levels = [1, 2, 3, 4, 5].map((level) => {
+    const n = ladder.filter((t) => isUrbanGroundFamily(t.family) && URBANGROUND_FAMILY_KIND[t.family].level === level).length;
+    const variants = level <= 2 ? n * MATCHED_CONDITIONS.length : 0;
+    return { level, tasks: n, variants, total: n + variants };
+  });
+  return { counts, statistics, levels };
 }
 
 /** The statistics as a plain-text table (what `--stats` prints). */
@@ -72,5 +88,11 @@ export function statisticsTable(s: SuiteStatistics): string {
   lines.push('', 'statistic (measured / paper)                            easy            medium          hard');
   const cell = (m: number | null, p: number | undefined) => `${m === null ? '-' : m.toFixed(1)} / ${p === undefined ? '-' : p.toFixed(1)}`.padEnd(16);
   for (const st of s.statistics) lines.push(`${`${st.family}: ${st.measure}`.padEnd(56)}${DIFFICULTIES.map((d) => cell(st.measured[d], st.paper?.[d])).join('')}`);
+  if (s.levels) {
+    lines.push('', `ladder level   tasks   matched variants (${MATCHED_CONDITIONS.join(', ')})   total`);
+    for (const l of s.levels) lines.push(`L${l.level}`.padEnd(14) + String(l.tasks).padStart(6) + String(l.variants).padStart(22) + String(l.total).padStart(26));
+    const sum = (k: 'tasks' | 'variants' | 'total') => s.levels!.reduce((a, l) => a + l[k], 0);
+    lines.push('all'.padEnd(14) + String(sum('tasks')).padStart(6) + String(sum('variants')).padStart(22) + String(sum('total')).padStart(26) + '   (UrbanGround: 810)');
+  }
   return lines.join('\n');
 }

@@ -81,7 +81,7 @@ export interface LadderMetrics {
   stopsReached: number | null;
   onTimeArrivals: number | null;
   orderViolations: number | null;
-  /** Multi-stop: the oracle's tour over the distance walked (scoring.ts `routeEfficiency`), else null. */
+  /** Multi-stop with every stop reached: the oracle's tour over the distance walked (scoring.ts `routeEfficiency`), else null. */
   routeEfficiency: number | null;
 }
 
@@ -249,7 +249,7 @@ export class LadderEpisode {
         stopsReached: v ? v.reachedAt.filter((x) => x !== null).length : null,
         onTimeArrivals: v && due ? onTimeArrivals(v, due) : null,
         orderViolations: v && due ? v.orderViolations : null,
-        routeEfficiency: t.scoring === 'multi_stop' ? routeEfficiency(t.oracleTour, this.walked) : null,
+        routeEfficiency: t.scoring === 'multi_stop' && v?.reachedAt.every((x) => x !== null) ? routeEfficiency(t.oracleTour, this.walked) : null,
       },
     };
     return this.ended;

@@ -19,6 +19,7 @@ import { taskWorld } from '../generate/context';
 import { ARRIVAL_RADIUS, INSTRUCTION_NAV_BANDS, LADDER_PER_DIFFICULTY, LONG_NAV_BANDS, SHORT_NAV_BANDS, SHORT_NAV_MIN_DISTANCE, urbanGroundSuite } from '../generate/ladder';
 import { controlTaskFromUrbanGround, parseUrbanGroundTask, urbanGroundDocument } from '../control/tasks';
 import { summarise } from '../summary';
+import { suiteStatistics } from '../generate/stats';
 import { LadderOracle, LadderRandom } from './agent';
 import { LadderEpisode } from './episode';
 import { runLadderEpisode } from './run';
@@ -42,6 +43,12 @@ describe('the urbanground suite', () => {
       for (const d of ['easy', 'medium', 'hard']) expect(byFamily(f).filter((t) => t.difficulty === d)).toHaveLength(LADDER_PER_DIFFICULTY);
     }
     expect(file.tasks.every((t) => t.stepLimit === 150)).toBe(true);
+    // Per level, with the matched variants of levels 1 and 2 (four conditions each): near UrbanGround's 810.
+    const n = 3 * LADDER_PER_DIFFICULTY;
+    expect(suiteStatistics(file).levels).toEqual([
+      { level: 1, tasks: 3 * n, variants: 12 * n, total: 15 * n }, { level: 2, tasks: 4 * n, variants: 16 * n, total: 20 * n },
+      { level: 3, tasks: 2 * n, variants: 0, total: 2 * n }, { level: 4, tasks: 2 * n, variants: 0, total: 2 * n }, { level: 5, tasks: 2 * n, variants: 0, total: 2 * n },
+    ]);
   });
 
   it('asks landmark QA about the storefront nearest the start, with three shops from far away', () => {
