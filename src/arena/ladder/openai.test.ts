@@ -1,6 +1,7 @@
 /**
  * The ladder's model agent against a stub chat-completions server on 127.0.0.1 (no network): reply
- * shapes UrbanGround's agents use, a short navigation replayed from the oracle's actions to arrival,
+ * shapes UrbanGround's agents use, a short navigation and one task of every other navigation family
+ * replayed from the oracle's actions to success (the schedule and the closure notice in the step text),
  * a landmark question answered in its answer turn, a malformed reply corrected, the operator's
  * actions refused, and an endpoint that is down ending the episode as agent_error.
  */
@@ -77,6 +78,30 @@ describe('the ladder model agent', () => {
     // The corrective follow-up names the problem.
     const corrected = stub.seen[2].body.messages;
     expect(corrected.at(-1)?.content).toMatch(/could not be used: no JSON object/);
+  });
+
+  it('plays every navigation family of the ladder to success on the oracle\'s actions, with the schedule and the closure notice in the step text', { timeout: 60_000 }, async () => {
+    const families = ['long-navigation', 'instruction-navigation', 'constrained-navigation', 'place-search', 'implicit-intent', 'schedule', 'multi-stop', 'dynamic-closure', 'pedestrian-navigation'];
+    for (const family of families) {
+      const task = file.tasks.find((t) => t.family === family)!;
+      const ep = new LadderEpisode(world, w.inventory, g, task);
+      const oracle = new LadderOracle();
+      oracle.begin(null, { world, task, session: ep.session });
+      stub.queue.length = 0;
+      stub.seen.length = 0;
+      for (let out = null; !out; ) {
+        const a = (await oracle.act(ep.observation())).action;
+        stub.queue.push(reply(a));
+        out = ep.act(a);
+      }
+      const r = await runLadderEpisode(world, w.inventory, g, task, agent(), 0, render);
+      expect({ family, score: r.score }).toEqual({ family, score: 1 });
+      const texts = stub.seen.map((s) => ((s.body.messages[1].content as { text?: string }[])[0].text ?? ''));
+      expect(texts[0]).toMatch(/Your position: 47\.\d{6}, 8\.\d{6}\./);
+      if (family === 'schedule') expect(texts[0]).toMatch(/It is \d\d:\d\d\. Appointments:\n1\. .*: next/);
+      if (family === 'multi-stop') expect(texts[0]).toMatch(/Route progress: 0\/\d destinations visited\./);
+      if (family === 'dynamic-closure') expect(texts.filter((t) => t.includes('NOTICE:'))).toHaveLength(1);
+    }
   });
 
   it('answers a landmark question in its answer turn', async () => {

@@ -42,7 +42,8 @@ export function ladderSystemPrompt(instruction: string, question: boolean): stri
 export function ladderStepText(obs: LadderObservation, recent: readonly { step: number; action: string; reason: string }[]): string {
   const s = obs.state;
   const lines = [`Step ${obs.step + 1} of at most ${obs.step + obs.stepsLeft}.`, `View: ${s.mode === 'map' ? 'the map (close_map to walk)' : 'first person'}; heading ${Math.round(s.yaw)}° (compass); ${s.surface}.`];
-  if (obs.goal) lines.push(`Your position: ${s.lat.toFixed(6)}, ${s.lon.toFixed(6)}. Goal "${obs.goal.label}": ${obs.goal.lat.toFixed(6)}, ${obs.goal.lon.toFixed(6)}.`);
+  // Navigation tasks grant the position (UrbanGround's "Current location"); a single goal also its WGS84 point.
+  if (!obs.options) lines.push(`Your position: ${s.lat.toFixed(6)}, ${s.lon.toFixed(6)}.${obs.goal ? ` Goal "${obs.goal.label}": ${obs.goal.lat.toFixed(6)}, ${obs.goal.lon.toFixed(6)}.` : ''}`);
   if (obs.notices.length) lines.push(`Last result: ${obs.notices.join(' ')}`);
   if (obs.progress) lines.push(obs.progress);
   if (recent.length) lines.push('Recent steps:', ...recent.map((r) => `  ${r.step + 1}. ${r.action} (${r.reason})`));
