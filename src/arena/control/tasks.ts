@@ -154,7 +154,7 @@ function arenaEndPoints(task: ArenaTask): { label: string; position: Vec2 }[] {
   return [];
 }
 
-/** The control task of an arena task: its start node facing its first edge, its goal or stops as the end points. */
+/** The control task of an arena task: its start node facing its first edge, its goal or stops as the end points, its closures (none yet where they are announced later). */
 export function controlTaskFromArena(world: World, task: ArenaTask): ControlTask {
   const p = world.nav.nodes[task.start.node];
   const q = world.nav.nodes[task.start.towards];
@@ -162,8 +162,9 @@ export function controlTaskFromArena(world: World, task: ArenaTask): ControlTask
     id: task.id, type: null, typeName: task.family,
     start: { position: [p[0], p[1]], yaw: Math.atan2(q[1] - p[1], q[0] - p[0]) },
     endPoints: arenaEndPoints(task),
-    closures: (task.closures ?? []).map((c) => ({ label: c.label, line: c.line.map((p) => [p[0], p[1]] as Vec2) })),
-    restrictedZones: task.closures?.length ?? 0, conditions: null, document: task,
+    // Closures announced later (closure replanning) are not there at the start: the episode adds them at its notice.
+    closures: task.closureNotice ? [] : (task.closures ?? []).map((c) => ({ label: c.label, line: c.line.map((p) => [p[0], p[1]] as Vec2) })),
+    restrictedZones: task.closureNotice ? 0 : (task.closures?.length ?? 0), conditions: null, document: task,
   };
 }
 

@@ -138,9 +138,8 @@ export class LadderEpisode {
     // A schedule's clock starts at its start time (in the day's light unless a matched condition is asked).
     const look = conditions ?? (t.scoring === 'schedule' ? { ...DEFAULT_CONDITIONS, time: t.startTime } : null);
     const ct: ControlTask = { ...controlTaskFromArena(world, task), conditions: look };
+    // Closures announced later are neither drawn nor counted until the notice (the control task holds none yet).
     this.closuresActive = !task.closureNotice;
-    // Closures announced later are neither drawn nor counted until the notice.
-    if (!this.closuresActive) Object.assign(ct, { closures: [], restrictedZones: 0 });
     this.control = ct;
     this.session = new ControlSession(world, inventory, georef, new Map([[task.id, ct]]), ct.start);
     this.session.enterTask(task.id);
