@@ -11,6 +11,8 @@ import { walkableExtent, zoneAt } from '../../world/queries';
 import { nearestStreet } from '../control/surface';
 import { SHOP_KINDS } from '../../world/names';
 import { navDistances, pathTo } from '../network';
+import { shortestNavPath } from '../../world/nav-index';
+import { closedEdges } from '../ladder/agent';
 import type { Difficulty } from '../task';
 import { landmarkKindWord, TARGET_REACH, type TaskWorld } from './context';
 import type { TaskDraft } from './families';
@@ -113,4 +115,34 @@ export function closureAcross(w: TaskWorld, k: number): { label: string; line: V
     label: `the ${kind} of ${street}${by}`,
     line: [[r3(mid[0] - n[0] * (ext.right + 0.5)), r3(mid[1] - n[1] * (ext.right + 0.5))], [r3(mid[0] + n[0] * (ext.left + 0.5)), r3(mid[1] + n[1] * (ext.left + 0.5))]],
   };
+}
+
+/**
+ * Closes `count` edges of the shortest way from node `from` to node `to` (each from the middle third
+ * of the way that is then shortest, drawn with `rng`), as closure lines across the walkable ground
+ * ({@link closureAcross}); null when an edge cannot be found, no way around is left or it is longer
+ * than {@link MAX_DETOUR} × `walk` metres, or a closed edge touches `from` or `to`.
+ *
+ * @returns the closure lines and the length of the way around them, metres.
+ */
+export function closeAlong(w: TaskWorld, rng: Rng, way: readonly number[], from: number, to: number, count: number, walk: number): { closures: { label: string; line: Vec2[] }[]; around: number } | null {
+  const nav = w.world.nav;
+  const edgeOf = (p: number, q: number) => nav.edges.findIndex((e) => (e.a === p && e.b === q) || (e.a === q && e.b === p));
+  const closures: { label: string; line: Vec2[] }[] = [];
+  let removed = new Set<number>();
+  let route = way;
+  let around = walk;
+  for (let c = 0; c < count; c++) {
+    const i = Math.floor(route.length / 3) + rng.int(0, Math.max(0, Math.floor(route.length / 3) - 1));
+    const k = edgeOf(route[i], route[i + 1]);
+    if (k < 0) return null;
+    closures.push(closureAcross(w, k));
+    removed = closedEdges(nav, closures);
+    const path = shortestNavPath(nav, from, to, { removed });
+    if (!path || path.length > MAX_DETOUR * walk) return null;
+    route = path.nodes;
+    around = path.length;
+  }
+  if ([...removed].some((k) => [nav.edges[k].a, nav.edges[k].b].some((n) => n === from || n === to))) return null;
+  return { closures, around };
 }

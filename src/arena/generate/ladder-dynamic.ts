@@ -1,24 +1,11 @@
-/**
- * UrbanGround's level-5 families (a city that changes, paper §B.5; their DCR and PL tasks): valid
- * long navigations into which a change is brought while the agent walks.
- *
- * - Closure replanning (DCR): walk to a named landmark 150–320 m away; after
- *   {@link CLOSURE_NOTICE_STEPS} valid steps a one-time notice announces 1 / 2 / 3 closure lines
- *   (easy / medium / hard) across sidewalks of the way that remains from where the oracle then
- *   stands (UrbanGround announces them 30 s into the episode); crossing one after the notice fails.
- *   The way around is at most {@link MAX_DETOUR} × as long as the way that remained.
- * - Navigation among pedestrians (PL): long navigation (150–250 / 250–350 / 350–450 m) with
- *   30 / 60 / 100 of the crowd layer's walkers on the network (UrbanGround brings pedestrians into
- *   validated long-range tasks); contacts are counted.
- */
-import type { Vec2 } from '../../world/geometry';
+
 import { shortestNavPath, navIndex } from '../../world/nav-index';
 import { DEFAULT_GEOREFERENCE } from '../../world/georef';
 import { decisionPoints } from '../network';
-import { closedEdges, LadderOracle } from '../ladder/agent';
+import { LadderOracle } from '../ladder/agent';
 import { LadderEpisode } from '../ladder/episode';
 import type { ArenaTask, Difficulty } from '../task';
-import { ARRIVAL_RADIUS, closureAcross, CLOSURES_PER_DIFFICULTY, describe, type LadderGenerator, LADDER_STEP_LIMIT, MAX_DETOUR, noSource, round, startInBand } from './ladder-common';
+import { ARRIVAL_RADIUS, closeAlong, CLOSURES_PER_DIFFICULTY, describe, type LadderGenerator, LADDER_STEP_LIMIT, noSource, round, startInBand } from './ladder-common';
 
 /** Valid steps before closure replanning's notice (about UrbanGround's 30 s at one model turn every 3–4 s). */
 export const CLOSURE_NOTICE_STEPS = 8;
@@ -54,21 +41,9 @@ export const dynamicClosure: LadderGenerator = async (w, rng, difficulty) => {
   if (from === undefined) return null;
   const rest = shortestNavPath(nav, from, target.node);
   if (!rest || rest.nodes.length < 6) return null;
-  const edgeOf = (p: number, q: number) => nav.edges.findIndex((e) => (e.a === p && e.b === q) || (e.a === q && e.b === p));
-  const closures: { label: string; line: Vec2[] }[] = [];
-  let removed = new Set<number>();
-  let route = rest.nodes;
-  for (let c = 0; c < CLOSURES_PER_DIFFICULTY[difficulty]; c++) {
-    const i = Math.floor(route.length / 3) + rng.int(0, Math.max(0, Math.floor(route.length / 3) - 1));
-    const k = edgeOf(route[i], route[i + 1]);
-    if (k < 0) return null;
-    closures.push(closureAcross(w, k));
-    removed = closedEdges(nav, closures);
-    const around = shortestNavPath(nav, from, target.node, { removed });
-    if (!around || around.length > MAX_DETOUR * rest.length) return null;
-    route = around.nodes;
-  }
-  if ([...removed].some((k) => [nav.edges[k].a, nav.edges[k].b].some((n) => n === from || n === target.node))) return null;
+  const closed = closeAlong(w, rng, rest.nodes, from, target.node, CLOSURES_PER_DIFFICULTY[difficulty], rest.length);
+  if (!closed) return null;
+  const { closures } = closed;
   return {
     family: 'dynamic-closure', difficulty, instruction,
     start: plain.start, grantsLocation: true, map: null, referenceView: null,

@@ -75,23 +75,14 @@ export const landmarkQa: LadderGenerator = (w, rng, difficulty) => {
   const bearing = Math.abs(wrap(Math.atan2(nearest.entrance[1] - p[1], nearest.entrance[0] - p[0]) - Math.atan2(q[1] - p[1], q[0] - p[0]))) * (180 / Math.PI);
   const [lo, hi] = QA_BEARINGS[difficulty];
   if (bearing < lo || bearing >= hi) return null;
-  const far = shops.filter((l) => l.name !== nearest.name && Math.hypot(l.entrance[0] - p[0], l.entrance[1] - p[1]) > 80);
-  const names = [...new Set(far.map((l) => l.name))];
-  if (names.length < 3) return null;
-  const wrong: string[] = [];
-  while (wrong.length < 3) {
-    const n = names[rng.int(0, names.length - 1)];
-    if (!wrong.includes(n)) wrong.push(n);
-  }
-  const answer = rng.int(0, 3);
-  const options = [...wrong];
-  options.splice(answer, 0, nearest.name);
+  const opts = fourOptions(rng, nearest.name, shops.filter((l) => Math.hypot(l.entrance[0] - p[0], l.entrance[1] - p[1]) > 80).map((l) => l.name));
+  if (!opts) return null;
   return {
     family: 'landmark-qa', difficulty,
     instruction: 'Which of these shops is the nearest to where you start? Look around (you may move) and then answer with one letter.',
     start: { node: start, towards },
     grantsLocation: false, map: null, referenceView: null,
-    truth: { scoring: 'choice', options, answer },
+    truth: { scoring: 'choice', ...opts },
     source: { ...noSource, landmark: nearest.id, detail: `${round(bearing)}° from the start heading, ${round(best)} m` },
   };
 };

@@ -22,19 +22,17 @@
  * Deterministic: the same world seed and size give the same file byte for byte.
  */
 import { createRng } from '../../core/random';
-import type { Vec2 } from '../../world/geometry';
 import { generateWorld } from '../../world/world';
 import { worldIndex } from '../../world/queries';
-import { shortestNavPath } from '../../world/nav-index';
 import { DEFAULT_GEOREFERENCE } from '../../world/georef';
 import { decisionPoints, navDistances } from '../network';
 import { numberedDirections, writeDirections } from './directions';
-import { closedEdges, LadderOracle } from '../ladder/agent';
+import { LadderOracle } from '../ladder/agent';
 import { runLadderEpisode } from '../ladder/run';
 import { ARENA_TASKS_FORMAT, ARENA_TASKS_VERSION, DIFFICULTIES, URBANGROUND_FAMILIES, type ArenaTask, type ArenaTaskFile, type Difficulty, type UrbanGroundFamily } from '../task';
 import { taskWorld } from './context';
 import { CITYARENA_WORLD } from './suite';
-import { ARRIVAL_RADIUS, closureAcross, CLOSURES_PER_DIFFICULTY, describe, facingPoint, inSight, type LadderGenerator, LADDER_STEP_LIMIT, MAX_DETOUR, noSource, round, startInBand } from './ladder-common';
+import { ARRIVAL_RADIUS, closeAlong, CLOSURES_PER_DIFFICULTY, describe, facingPoint, inSight, type LadderGenerator, LADDER_STEP_LIMIT, noSource, round, startInBand } from './ladder-common';
 import { explorationQa, landmarkQa, orientationQa } from './ladder-questions';
 import { implicitIntent, placeSearch } from './ladder-search';
 import { multiStop, schedule } from './ladder-plans';
@@ -114,24 +112,9 @@ export const constrainedNavigation: LadderGenerator = (w, rng, difficulty) => {
   const target = w.targets[rng.int(0, w.targets.length - 1)];
   const s = startInBand(w, rng, target, CONSTRAINED_NAV_BAND);
   if (!s || s.path.length < 8) return null;
-  const nav = w.world.nav;
-  const edgeOf = (p: number, q: number) => nav.edges.findIndex((e) => (e.a === p && e.b === q) || (e.a === q && e.b === p));
-  const closures: { label: string; line: Vec2[] }[] = [];
-  let removed = new Set<number>();
-  let route = s.path;
-  for (let c = 0; c < CLOSURES_PER_DIFFICULTY[difficulty]; c++) {
-    // Close an edge from the middle third of the current shortest way.
-    const i = Math.floor(route.length / 3) + rng.int(0, Math.max(0, Math.floor(route.length / 3) - 1));
-    const k = edgeOf(route[i], route[i + 1]);
-    if (k < 0) return null;
-    closures.push(closureAcross(w, k));
-    removed = closedEdges(nav, closures);
-    const around = shortestNavPath(nav, s.start, target.node, { removed });
-    if (!around || around.length > MAX_DETOUR * s.walk) return null;
-    route = around.nodes;
-  }
-  // The start and the goal's waypoint must not lie on a closed edge.
-  if ([...removed].some((k) => [nav.edges[k].a, nav.edges[k].b].some((n) => n === s.start || n === target.node))) return null;
+  const closed = closeAlong(w, rng, s.path, s.start, target.node, CLOSURES_PER_DIFFICULTY[difficulty], s.walk);
+  if (!closed) return null;
+  const { closures } = closed;
   const list = closures.map((c, k) => `${k + 1}. ${c.label}`).join('\n');
   return {
     family: 'constrained-navigation', difficulty,
@@ -140,7 +123,7 @@ export const constrainedNavigation: LadderGenerator = (w, rng, difficulty) => {
     grantsLocation: true, map: null, referenceView: null,
     truth: { scoring: 'arrival', goal: target.entrance, radius: ARRIVAL_RADIUS, label: target.name },
     closures,
-    source: { ...noSource, landmark: target.id, pathLength: round(s.walk), detail: `way around ${round(shortestNavPath(nav, s.start, target.node, { removed })!.length)} m` },
+    source: { ...noSource, landmark: target.id, pathLength: round(s.walk), detail: `way around ${round(closed.around)} m` },
   };
 };
 

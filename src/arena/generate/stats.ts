@@ -90,9 +90,10 @@ export function statisticsTable(s: SuiteStatistics): string {
   for (const st of s.statistics) lines.push(`${`${st.family}: ${st.measure}`.padEnd(56)}${DIFFICULTIES.map((d) => cell(st.measured[d], st.paper?.[d])).join('')}`);
   if (s.levels) {
     lines.push('', `ladder level   tasks   matched variants (${MATCHED_CONDITIONS.join(', ')})   total`);
-    for (const l of s.levels) lines.push(`L${l.level}`.padEnd(14) + String(l.tasks).padStart(6) + String(l.variants).padStart(22) + String(l.total).padStart(26));
+    const row = (name: string, tasks: number, variants: number, total: number) => `${name.padEnd(14)}${String(tasks).padStart(6)}${String(variants).padStart(22)}${String(total).padStart(26)}`;
+    for (const l of s.levels) lines.push(row(`L${l.level}`, l.tasks, l.variants, l.total));
     const sum = (k: 'tasks' | 'variants' | 'total') => s.levels!.reduce((a, l) => a + l[k], 0);
-    lines.push('all'.padEnd(14) + String(sum('tasks')).padStart(6) + String(sum('variants')).padStart(22) + String(sum('total')).padStart(26) + '   (UrbanGround: 810)');
+    lines.push(`${row('all', sum('tasks'), sum('variants'), sum('total'))}   (UrbanGround: 810)`);
   }
   return lines.join('\n');
 }
