@@ -8,6 +8,11 @@
  * One open world view per image size and look, kept (at most {@link MAX_VIEWS}, least recently used
  * closed); the look's time is rounded to {@link LOOK_STEP_MINUTES} so a walking clock does not
  * reopen views.
+ *
+ * The session's pedestrians (its crowd's walkers, `ControlSession.pedestrians`) are drawn in the
+ * first-person view as the skinned pedestrians of the robot camera, where they stand at the moment of
+ * the screenshot (at most {@link MAX_DRAWN_PEDESTRIANS}, in crowd order so each keeps its look), their
+ * gaits advanced by the simulation seconds they walked since the view's last frame (at most 1 s).
  */
 import * as PImage from 'pureimage';
 import jpeg from 'jpeg-js';
@@ -19,11 +24,14 @@ import { renderWorldMap, worldToPixel, type MapAgent, type MapImage } from '../w
 import type { Conditions } from '../world/conditions';
 import type { LabelCanvas } from '../world/map-labels';
 import type { Harness } from '../tools/browser-harness';
+import type { FramePedestrians } from '../gpu/view-session';
 import { encodePng } from './arena-render';
 import { LABEL_FONT_FAMILY, registerLabelFont } from './map-labels';
 
 /** Open world views kept at once. */
 export const MAX_VIEWS = 3;
+/** Pedestrians a first-person view draws at most (the first of the session's walkers, in crowd order). */
+export const MAX_DRAWN_PEDESTRIANS = 64;
 /** Rendering resolution of the clock, minutes. */
 export const LOOK_STEP_MINUTES = 30;
 
@@ -75,6 +83,8 @@ export function controlMapImage(session: ControlSession, width: number, height: 
 /** Screenshots through the headless page (see the module comment). */
 export class ServeImages implements ControlImages {
   private readonly views = new Map<string, number>();
+  /** Per open view: the session's pedestrian clock at its last frame (s). */
+  private readonly gaitClock = new Map<number, number>();
   /** Milliseconds the last view opening took (world generation and the first bake in the page). */
   lastOpenMs = 0;
 
@@ -92,10 +102,11 @@ export class ServeImages implements ControlImages {
     while (this.views.size >= MAX_VIEWS) {
       const [oldKey, oldSession] = this.views.entries().next().value as [string, number];
       this.views.delete(oldKey);
+      this.gaitClock.delete(oldSession);
       await this.h.call('closeView', { session: oldSession });
     }
     const t0 = performance.now();
-    const opened = await this.h.call('openWorldView', { seed: session.world.seed, worldSize: session.world.size, width, height, fovYDeg: this.fovYDeg, eye: pose.eye, target: pose.target, up: [0, 0, 1], conditions: look });
+    const opened = await this.h.call('openWorldView', { seed: session.world.seed, worldSize: session.world.size, width, height, fovYDeg: this.fovYDeg, eye: pose.eye, target: pose.target, up: [0, 0, 1], conditions: look, maxPedestrians: MAX_DRAWN_PEDESTRIANS });
     this.lastOpenMs = performance.now() - t0;
     this.views.set(key, opened.session);
     return opened.session;
@@ -107,13 +118,24 @@ export class ServeImages implements ControlImages {
     const [x, y, z] = p.eye;
     const pose = { eye: p.eye, target: [x + Math.cos(p.yaw) * Math.cos(p.pitch), y + Math.sin(p.yaw) * Math.cos(p.pitch), z + Math.sin(p.pitch)] as [number, number, number] };
     const view = await this.viewFor(session, r.width, r.height, renderLook(session.conditions()), pose);
-    const f = await this.h.call('renderViewFrame', { session: view, orbitDeg: 0, pose, encode: { format: r.format, quality: r.quality / 100 } });
+    const f = await this.h.call('renderViewFrame', { session: view, orbitDeg: 0, pose, encode: { format: r.format, quality: r.quality / 100 }, pedestrians: this.framePedestrians(session, view) });
     return new Uint8Array(Buffer.from(f.encodedBase64 ?? '', 'base64'));
+  }
+
+  /** The session's walkers for a frame of `view`, and the seconds their gaits advance (the pedestrian clock's change since the view's last frame, 0–1 s; 1 s for its first, so legs are mid-stride). */
+  private framePedestrians(session: ControlSession, view: number): FramePedestrians {
+    const clock = session.pedestrianSeconds;
+    const last = this.gaitClock.get(view);
+    this.gaitClock.set(view, clock);
+    const dt = last === undefined ? 1 : Math.min(1, Math.max(0, clock - last));
+    const pedestrians = session.pedestrians.slice(0, MAX_DRAWN_PEDESTRIANS).map((p) => ({ x: p.position[0], y: p.position[1], heading: p.heading, walkSpeed: p.walkSpeed }));
+    return { pedestrians, dt };
   }
 
   /** Closes every open view. */
   async close(): Promise<void> {
     for (const v of this.views.values()) await this.h.call('closeView', { session: v }).catch(() => {});
     this.views.clear();
+    this.gaitClock.clear();
   }
 }

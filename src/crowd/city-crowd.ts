@@ -72,6 +72,8 @@ export interface CityCrowdOptions {
   /** Where the crowd lives: spawns and destinations within `radius` of `centre` (default the world's centre, 150 m). */
   centre?: Vec2;
   radius?: number;
+  /** Nobody spawns within `radius` metres of `centre` (e.g. where an avatar stands when the crowd appears); default: no such zone. */
+  keepClear?: { centre: Vec2; radius: number };
 }
 
 interface Group {
@@ -141,7 +143,8 @@ export class CityCrowd {
     this.groups = [];
     this.specs = [];
     const spawns: Vec2[] = [];
-    const free = (p: Vec2) => isWalkable(world, p[0], p[1]) && spawns.every((q) => Math.hypot(q[0] - p[0], q[1] - p[1]) >= SPAWN_SPACING) && lineClearOfObstacles(world, [p], LINE_CLEARANCE);
+    const clear = options.keepClear;
+    const free = (p: Vec2) => isWalkable(world, p[0], p[1]) && (!clear || Math.hypot(p[0] - clear.centre[0], p[1] - clear.centre[1]) >= clear.radius) && spawns.every((q) => Math.hypot(q[0] - p[0], q[1] - p[1]) >= SPAWN_SPACING) && lineClearOfObstacles(world, [p], LINE_CLEARANCE);
     for (let attempt = 0; this.specs.length < walkers; attempt++) {
       if (attempt > walkers * 200) throw new RangeError(`CityCrowd: cannot place ${walkers} walkers ${SPAWN_SPACING} m apart within ${radius} m of (${centre.join(', ')})`);
       const n = nodes[this.rng.int(0, nodes.length - 1)];

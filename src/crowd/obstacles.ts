@@ -5,7 +5,8 @@
  * counter-clockwise in the world x-y plane (metres); a 2-vertex "polygon" is a two-sided segment.
  *
  * Differences from RVO2, both deliberate: edges are never split (RVO2's obstacle kd-tree splits
- * edges that cross a splitting line; with brute-force search per environment no split is needed),
+ * edges that cross a splitting line; with brute-force search per environment, or a grid that lists
+ * a whole edge in every cell it touches ({@link ObstacleEdgeGrid}), no split is needed),
  * and the obstacle-neighbour list can be capped (`maxObstacleNeighbors`, the GPU's fixed capacity).
  */
 import { type Vec2, distSqPointLineSegment, leftOf, normalize, sub } from './vec2';
@@ -97,6 +98,83 @@ export function obstacleNeighbors(
 ): number[] {
   const found: { d: number; k: number }[] = [];
   for (let k = range[0]; k < range[1]; k++) {
+    const a = vertices[k];
+    const b = vertices[a.next];
+    if (leftOf(a.point, b.point, position) >= 0) continue;
+    const d = distSqPointLineSegment(a.point, b.point, position);
+    if (d < rangeSq) found.push({ d, k });
+  }
+  found.sort((p, q) => p.d - q.d || p.k - q.k);
+  return found.slice(0, maxCount).map((f) => f.k);
+}
+
+/** Side of an {@link ObstacleEdgeGrid} cell, metres (about twice a pedestrian's obstacle range, ≈ 4.3 m). */
+export const OBSTACLE_GRID_CELL = 8;
+
+/**
+ * A uniform grid over the obstacle edges of one vertex range, built once for static obstacles: each
+ * edge (vertex k to its next) is listed in every cell its bounding box overlaps, so the edges within
+ * a distance of a point are found among a few cells instead of all of them
+ * ({@link obstacleNeighborsInGrid}).
+ */
+export class ObstacleEdgeGrid {
+  private readonly cells = new Map<number, number[]>();
+  /** Per vertex: the query that last listed it (deduplicates edges spanning cells). */
+  private readonly seen: Int32Array;
+  private query = 0;
+
+  /** @param cell cell side, metres. @throws RangeError for a cell side that is not positive. */
+  constructor(readonly vertices: readonly ObstacleVertex[], readonly range: readonly [number, number], readonly cell = OBSTACLE_GRID_CELL) {
+    if (!(cell > 0)) throw new RangeError(`ObstacleEdgeGrid: cell ${cell} is not a positive length`);
+    this.seen = new Int32Array(vertices.length);
+    for (let k = range[0]; k < range[1]; k++) {
+      const a = vertices[k].point;
+      const b = vertices[vertices[k].next].point;
+      const [x0, x1] = [Math.floor(Math.min(a.x, b.x) / cell), Math.floor(Math.max(a.x, b.x) / cell)];
+      const [y0, y1] = [Math.floor(Math.min(a.y, b.y) / cell), Math.floor(Math.max(a.y, b.y) / cell)];
+      for (let i = x0; i <= x1; i++) {
+        for (let j = y0; j <= y1; j++) {
+          const key = ObstacleEdgeGrid.key(i, j);
+          const list = this.cells.get(key);
+          if (list) list.push(k);
+          else this.cells.set(key, [k]);
+        }
+      }
+    }
+  }
+
+  private static key(i: number, j: number): number {
+    return (i + 0x8000) * 0x10000 + (j + 0x8000);
+  }
+
+  /** The edges (vertex indices, each once, in no particular order) whose bounding box may lie within `radius` metres of `position`. */
+  candidates(position: Vec2, radius: number): number[] {
+    const c = this.cell;
+    const q = ++this.query;
+    const out: number[] = [];
+    for (let i = Math.floor((position.x - radius) / c); i <= Math.floor((position.x + radius) / c); i++) {
+      for (let j = Math.floor((position.y - radius) / c); j <= Math.floor((position.y + radius) / c); j++) {
+        for (const k of this.cells.get(ObstacleEdgeGrid.key(i, j)) ?? []) {
+          if (this.seen[k] === q) continue;
+          this.seen[k] = q;
+          out.push(k);
+        }
+      }
+    }
+    return out;
+  }
+}
+
+/**
+ * {@link obstacleNeighbors} over a grid of the same vertices and range: the same edges in the same
+ * order (every edge closer than √rangeSq lies in a cell the query box overlaps; the result is
+ * sorted by (squared distance, vertex index)), found among nearby cells only.
+ */
+export function obstacleNeighborsInGrid(grid: ObstacleEdgeGrid, position: Vec2, rangeSq: number, maxCount = Infinity): number[] {
+  const { vertices } = grid;
+  const found: { d: number; k: number }[] = [];
+  // 1 µm of slack: an edge at the limit is never lost to rounding (the predicate below decides).
+  for (const k of grid.candidates(position, Math.sqrt(rangeSq) + 1e-6)) {
     const a = vertices[k];
     const b = vertices[a.next];
     if (leftOf(a.point, b.point, position) >= 0) continue;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildObstacleVertices, obstacleNeighbors } from './obstacles';
+import { createRng } from '../core/random';
+import { buildObstacleVertices, OBSTACLE_GRID_CELL, ObstacleEdgeGrid, obstacleNeighbors, obstacleNeighborsInGrid } from './obstacles';
 import { agentLine, computeNewVelocity, type OrcaAgent } from './orca';
 import { type Vec2, vec2 } from './vec2';
 
@@ -84,5 +85,34 @@ describe('obstacle ORCA half-planes (§6, RVO2 Agent.cc)', () => {
   });
   it('rejects clockwise polygons, naming the obstacle', () => {
     expect(() => buildObstacleVertices([{ env: 0, vertices: [...square].reverse() }], 1)).toThrow(/obstacles\[0\]\.vertices: polygon is clockwise/);
+  });
+});
+
+describe('obstacle neighbours over a grid (ObstacleEdgeGrid)', () => {
+  it('finds exactly the brute-force neighbours, in the same order, across cells and ranges', () => {
+    // A city-like field: 400 CCW boxes of 1–12 m and 60 two-sided segments, on cells of 8 m (and of 1.5 m: edges spanning many cells).
+    const rng = createRng(11);
+    const polygons = [
+      ...Array.from({ length: 400 }, () => {
+        const [x, y, w, h] = [rng.range(-150, 150), rng.range(-150, 150), rng.range(1, 12), rng.range(1, 12)];
+        return { env: 0, vertices: [vec2(x, y), vec2(x + w, y), vec2(x + w, y + h), vec2(x, y + h)] };
+      }),
+      ...Array.from({ length: 60 }, () => ({ env: 0, vertices: [vec2(rng.range(-150, 150), rng.range(-150, 150)), vec2(rng.range(-150, 150), rng.range(-150, 150))] })),
+    ];
+    const { vertices, envRanges } = buildObstacleVertices(polygons, 1);
+    for (const cell of [OBSTACLE_GRID_CELL, 1.5]) {
+      const grid = new ObstacleEdgeGrid(vertices, envRanges[0], cell);
+      let nonEmpty = 0;
+      for (let k = 0; k < 2000; k++) {
+        const p = vec2(rng.range(-160, 160), rng.range(-160, 160));
+        const rangeSq = rng.range(0.5, 30) ** 2;
+        const want = obstacleNeighbors(vertices, envRanges[0], p, rangeSq);
+        expect(obstacleNeighborsInGrid(grid, p, rangeSq)).toEqual(want);
+        expect(obstacleNeighborsInGrid(grid, p, rangeSq, 3)).toEqual(want.slice(0, 3));
+        if (want.length > 0) nonEmpty++;
+      }
+      expect(nonEmpty).toBeGreaterThan(500);
+    }
+    expect(() => new ObstacleEdgeGrid(vertices, envRanges[0], 0)).toThrow(RangeError);
   });
 });

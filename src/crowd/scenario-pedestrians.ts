@@ -46,7 +46,7 @@ import type { PedestrianSpec } from '../sim/scenario';
 import type { PedestrianSim, PedestrianGesture } from '../sim/episode-contracts';
 import type { PedestrianDisc } from '../robot/failure-monitor';
 import type { RobotState } from '../robot/unicycle';
-import { buildObstacleVertices, obstacleNeighbors, type ObstacleVertex } from './obstacles';
+import { buildObstacleVertices, ObstacleEdgeGrid, obstacleNeighborsInGrid, type ObstacleVertex } from './obstacles';
 import { computeNewVelocity, type OrcaNeighbor } from './orca';
 
 /** SidewalkBench's pedestrian collision cylinder radius, metres. */
@@ -194,6 +194,8 @@ export class ScenarioPedestrians implements PedestrianSim {
   private readonly peds: Ped[];
   private readonly vertices: ObstacleVertex[];
   private readonly range: [number, number];
+  /** The obstacle edges by cell: each pedestrian's obstacle neighbours are looked up nearby, not among all edges. */
+  private readonly grid: ObstacleEdgeGrid;
   private time = 0;
 
   /**
@@ -229,6 +231,7 @@ export class ScenarioPedestrians implements PedestrianSim {
     const built = buildObstacleVertices(near.map((p) => ({ env: 0, vertices: p.map(([x, y]) => ({ x, y })) })), 1);
     this.vertices = built.vertices;
     this.range = built.envRanges[0];
+    this.grid = new ObstacleEdgeGrid(this.vertices, this.range);
   }
 
   discs(): PedestrianDisc[] {
@@ -303,7 +306,7 @@ export class ScenarioPedestrians implements PedestrianSim {
           timeHorizon: ORCA.timeHorizon, timeHorizonObst: ORCA.timeHorizonObst, responsibility: yieldsToRobot ? p.responsibility : COOPERATIVE,
         },
         neighbors.slice(0, ORCA.maxNeighbors),
-        obstacleNeighbors(this.vertices, this.range, position, rangeSq),
+        obstacleNeighborsInGrid(this.grid, position, rangeSq),
         this.vertices,
         dt,
       ).velocity;

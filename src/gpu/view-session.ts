@@ -21,12 +21,33 @@ export interface ViewSourceFrame {
   coveredPixels?: number;
 }
 
+/** A pedestrian to draw in one frame: ground position (world frame, metres), facing (rad from +x, counter-clockwise) and walking speed (m/s, 0 standing). */
+export interface FramePedestrian {
+  x: number;
+  y: number;
+  heading: number;
+  walkSpeed: number;
+}
+
+/**
+ * Pedestrians that move between frames (an arena session's walkers): who stands where in this frame
+ * (list position is identity: the i-th pedestrian keeps its look and gait from frame to frame) and
+ * the seconds their gaits advance since the last frame.
+ */
+export interface FramePedestrians {
+  pedestrians: readonly FramePedestrian[];
+  dt: number;
+}
+
 /** What a view session renders with (a renderer and its target, created once). */
 export interface ViewSource {
   /** The camera of the frame turned `orbitDeg` degrees about the view's target (0: the first frame's camera). */
   cameraAt(orbitDeg: number): PinholeCamera;
-  /** Renders one frame from `camera` (of the view's size). */
-  render(camera: PinholeCamera): Promise<ViewSourceFrame>;
+  /**
+   * Renders one frame from `camera` (of the view's size); with `pedestrians`, those instead of the
+   * view's own (up to the room the view was opened with; a view without a pedestrian pass ignores them).
+   */
+  render(camera: PinholeCamera, pedestrians?: FramePedestrians): Promise<ViewSourceFrame>;
   destroy(): void;
 }
 
@@ -75,16 +96,17 @@ function session(id: number) {
 /**
  * Renders one frame of an open view, turned `orbitDeg` degrees about its target (around its up axis),
  * or from `pose` (world frame, metres, Z up: an arena agent's eye and the point it looks at) with the
- * view's size and field of view.
+ * view's size and field of view; with `pedestrians`, those pedestrians in this frame (see
+ * {@link FramePedestrians}; drawn by views opened with room for them, e.g. `openWorldView`'s `maxPedestrians`).
  *
  * @throws Error for a closed session; the device-loss message; whatever the renderer throws.
  */
-export async function renderViewFrame(req: { session: number; orbitDeg: number; pose?: { eye: Vec3; target: Vec3 }; encode?: FrameEncoding }): Promise<ViewFrameResult> {
+export async function renderViewFrame(req: { session: number; orbitDeg: number; pose?: { eye: Vec3; target: Vec3 }; encode?: FrameEncoding; pedestrians?: FramePedestrians }): Promise<ViewFrameResult> {
   const { acquired, source } = session(req.session);
   const t0 = performance.now();
   const first = source.cameraAt(req.orbitDeg);
   const camera: PinholeCamera = req.pose ? { ...first, eye: req.pose.eye, target: req.pose.target, up: [0, 0, 1] } : first;
-  const frame = await raceDeviceLoss(acquired, source.render(camera));
+  const frame = await raceDeviceLoss(acquired, source.render(camera, req.pedestrians));
   const rgba = toRgba8(frame.pixels);
   const renderMs = performance.now() - t0;
   const base = { width: camera.width, height: camera.height, camera, splatCount: frame.splatCount, chunkCount: frame.chunkCount, coveredPixels: frame.coveredPixels, renderMs };

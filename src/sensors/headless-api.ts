@@ -48,6 +48,8 @@ export interface WorldViewRequest extends ViewCameraRequest {
   viewDistance?: number;
   /** Walking pedestrians placed on sidewalks in view (drawn by the robot camera). */
   pedestrians?: number;
+  /** Room for this many pedestrians given frame by frame (`renderViewFrame`'s `pedestrians`; default: the view's own count). */
+  maxPedestrians?: number;
   /** Time of day and weather (drawn by the robot camera, as in an episode); default: the default look. */
   conditions?: Conditions;
 }
@@ -99,15 +101,15 @@ function fixedBackground(cloud: SplatCloud): SplatBackground {
  * The view's renderer: the robot camera when pedestrians or conditions are drawn (as in an
  * episode), else the splats alone over the sky gradient.
  */
-async function viewSource(acquired: AcquiredDevice, o: { world: World; background: CountedBackground; camera: PinholeCamera; name: string; viewDistance: number; pedestrians: number; placed: PlacedPedestrian[]; conditions?: Conditions }): Promise<{ source: ViewSource; pedestrians: number }> {
+async function viewSource(acquired: AcquiredDevice, o: { world: World; background: CountedBackground; camera: PinholeCamera; name: string; viewDistance: number; pedestrians: number; maxPedestrians?: number; placed: PlacedPedestrian[]; conditions?: Conditions }): Promise<{ source: ViewSource; pedestrians: number }> {
   const { device } = acquired;
   const { background, viewDistance, camera } = o;
   const cameraAt = (deg: number) => orbitCamera(camera, deg);
   const counts = () => ({ splatCount: background.splats, chunkCount: background.chunks });
-  if (o.pedestrians > 0 || o.placed.length > 0 || o.conditions) {
-    const street = await raceDeviceLoss(acquired, StreetView.create(device, { world: o.world, camera, count: o.pedestrians, placed: o.placed, seed: o.world.seed, viewDistance, background, conditions: o.conditions }));
+  if (o.pedestrians > 0 || (o.maxPedestrians ?? 0) > 0 || o.placed.length > 0 || o.conditions) {
+    const street = await raceDeviceLoss(acquired, StreetView.create(device, { world: o.world, camera, count: o.pedestrians, capacity: o.maxPedestrians, placed: o.placed, seed: o.world.seed, viewDistance, background, conditions: o.conditions }));
     return {
-      source: { cameraAt, render: async (cam) => ({ pixels: await street.render(cam), ...counts() }), destroy: () => street.destroy() },
+      source: { cameraAt, render: async (cam, peds) => ({ pixels: await street.render(cam, peds), ...counts() }), destroy: () => street.destroy() },
       pedestrians: street.pedestrians.length,
     };
   }
@@ -169,7 +171,7 @@ export async function openWorldView(req: WorldViewRequest): Promise<ViewOpened> 
   const viewDistance = req.viewDistance ?? DEFAULT_VIEW_DISTANCE;
   if (chunked.view(camera, { viewDistance }).cloud.count === 0) throw new Error(`world ${world.seed}: no chunk is visible from eye ${camera.eye.join(',')}`);
   return openView({
-    world, background: chunked, camera, name: `world ${world.seed}`, viewDistance, pedestrians: req.pedestrians ?? 0, placed: req.pedestrianAt ?? [],
+    world, background: chunked, camera, name: `world ${world.seed}`, viewDistance, pedestrians: req.pedestrians ?? 0, maxPedestrians: req.maxPedestrians, placed: req.pedestrianAt ?? [],
     conditions: req.conditions, totalChunks: chunked.grid.nx * chunked.grid.ny, t0,
   });
 }

@@ -6,6 +6,7 @@
  */
 import { createRng } from '../core/random';
 import type { PinholeCamera } from '../gpu/camera';
+import type { FramePedestrians } from '../gpu/view-session';
 import { readTexture } from '../gpu/readback';
 import type { World } from '../world/world';
 import { RobotCamera, type PedestrianView } from './robot-camera';
@@ -62,6 +63,8 @@ export interface StreetViewOptions {
   count: number;
   /** Standing pedestrians at chosen spots (drawn first, so their looks do not depend on `count`). */
   placed?: readonly PlacedPedestrian[];
+  /** Room for pedestrians given frame by frame ({@link StreetView.render}'s `frame`), at least the placed and walking ones (default: those). */
+  capacity?: number;
   seed: number;
   viewDistance: number;
   /** Background splats (default: the world's baked chunks). */
@@ -87,14 +90,19 @@ export class StreetView {
     const peds = [...placed, ...walkers];
     const rc = await RobotCamera.create(device, {
       world: o.world, mount: { height: 0.8, pitchDeg: 0, fovYDeg: o.camera.fovYDeg }, width: o.camera.width, height: o.camera.height,
-      viewDistance: o.viewDistance, maxPedestrians: Math.max(1, peds.length), seed: o.seed, conditions: o.conditions, background: o.background,
+      viewDistance: o.viewDistance, maxPedestrians: Math.max(1, peds.length, o.capacity ?? 0), seed: o.seed, conditions: o.conditions, background: o.background,
     });
     return new StreetView(device, rc, peds);
   }
 
-  /** Renders the view from `camera` (of the first frame's size); returns linear RGBA floats. */
-  async render(camera: PinholeCamera): Promise<Float32Array> {
-    await this.rc.renderView(camera, this.pedestrians, this.rendered ? 0 : 1);
+  /**
+   * Renders the view from `camera` (of the first frame's size); returns linear RGBA floats. With
+   * `frame`, its pedestrians (up to the capacity, not gesturing) replace the view's own, their gaits
+   * advanced by its `dt`.
+   */
+  async render(camera: PinholeCamera, frame?: FramePedestrians): Promise<Float32Array> {
+    if (frame) await this.rc.renderView(camera, frame.pedestrians.map((p) => ({ x: p.x, y: p.y, heading: p.heading, walkSpeed: p.walkSpeed, gesture: 'none' as const })), frame.dt);
+    else await this.rc.renderView(camera, this.pedestrians, this.rendered ? 0 : 1);
     this.rendered = true;
     return readTexture(this.device, this.rc.target.color);
   }

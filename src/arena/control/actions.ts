@@ -124,6 +124,44 @@ export function applyMapAction(view: MapViewState, a: UrbanGroundAction, avatar:
   }
 }
 
+/** A `move` or `sprint` action. */
+export type MoveAction = Extract<UrbanGroundAction, { action: 'move' | 'sprint' }>;
+
+/**
+ * Walks (or sprints) the avatar for `a.seconds` among `pedestrians` (held where they are), turning
+ * by `yaw_rate`/`pitch_rate` (degrees per second) in step with the motion when given.
+ *
+ * @returns the distance moved (metres) and what stopped it first, or null.
+ * @throws RangeError for a duration outside the walker's range.
+ */
+export function moveAvatar(walker: FreeWalker, a: MoveAction, pedestrians: readonly BodyDisc[] = []): { distance: number; blockedBy: MoveResult['blockedBy'] } {
+  const sprint = a.action === 'sprint';
+  const turning = (a.yaw_rate ?? 0) !== 0 || (a.pitch_rate ?? 0) !== 0;
+  if (!turning) {
+    const { distance, blockedBy } = walker.move(a.dir, a.seconds, sprint, pedestrians);
+    return { distance, blockedBy };
+  }
+  // Turn while moving: one integration step of motion, then that step's share of the turn.
+  let distance = 0;
+  let blockedBy: MoveResult['blockedBy'] = null;
+  const steps = Math.round(a.seconds / SUBSTEP);
+  for (let k = 0; k < steps; k++) {
+    const dt = k === steps - 1 ? a.seconds - SUBSTEP * (steps - 1) : SUBSTEP;
+    const r = walker.move(a.dir, dt, sprint, pedestrians);
+    distance += r.distance;
+    blockedBy ??= r.blockedBy;
+    walker.look((a.yaw_rate ?? 0) * dt, (a.pitch_rate ?? 0) * dt);
+  }
+  return { distance, blockedBy };
+}
+
+/** The one-line label of a move (UrbanGround's `action` field), e.g. `move: forward for 0.8s (stopped by a prop after 0.35 m)`; `distance` in metres. */
+export function moveLabel(a: MoveAction, distance: number, blockedBy: MoveResult['blockedBy']): string {
+  const turning = (a.yaw_rate ?? 0) !== 0 || (a.pitch_rate ?? 0) !== 0;
+  const turn = turning ? `, turning ${a.yaw_rate ?? 0}°/s` : '';
+  return `${a.action}: ${a.dir} for ${a.seconds}s${turn}${blockedBy ? ` (stopped by a ${blockedBy} after ${distance.toFixed(2)} m)` : ''}`;
+}
+
 /**
  * Executes a first-person action on the avatar (`move`, `sprint`, `look`).
  *
@@ -134,24 +172,8 @@ export function applyFirstPersonAction(walker: FreeWalker, a: UrbanGroundAction,
   switch (a.action) {
     case 'move':
     case 'sprint': {
-      const sprint = a.action === 'sprint';
-      const turning = (a.yaw_rate ?? 0) !== 0 || (a.pitch_rate ?? 0) !== 0;
-      let distance = 0;
-      let blockedBy: MoveResult['blockedBy'] = null;
-      if (!turning) ({ distance, blockedBy } = walker.move(a.dir, a.seconds, sprint, pedestrians));
-      else {
-        // Turn while moving: one integration step of motion, then that step's share of the turn.
-        const steps = Math.round(a.seconds / SUBSTEP);
-        for (let k = 0; k < steps; k++) {
-          const dt = k === steps - 1 ? a.seconds - SUBSTEP * (steps - 1) : SUBSTEP;
-          const r = walker.move(a.dir, dt, sprint, pedestrians);
-          distance += r.distance;
-          blockedBy ??= r.blockedBy;
-          walker.look((a.yaw_rate ?? 0) * dt, (a.pitch_rate ?? 0) * dt);
-        }
-      }
-      const turn = turning ? `, turning ${a.yaw_rate ?? 0}°/s` : '';
-      return `${a.action}: ${a.dir} for ${a.seconds}s${turn}${blockedBy ? ` (stopped by a ${blockedBy} after ${distance.toFixed(2)} m)` : ''}`;
+      const { distance, blockedBy } = moveAvatar(walker, a, pedestrians);
+      return moveLabel(a, distance, blockedBy);
     }
     case 'look':
       walker.look(a.yaw, a.pitch);

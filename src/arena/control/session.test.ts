@@ -5,17 +5,21 @@
  * 1.12 m along the heading and advances the clock 0.8 s × the time scale); rain exposure accrues and
  * resets; teleport lands on a sidewalk and refuses a building; map actions need the map open and
  * select, route and describe; tasks are entered at their start and heading; the same actions give
- * the same state; a sampled move ends where the plain move does.
+ * the same state; a sampled move ends where the plain move does. With pedestrians on: `/state`
+ * reports the real count (the default 40, a task's own, 0 when off), walkers move only while time
+ * passes (moves), the same actions give the same states and walkers, running into a walker counts
+ * a pedestrian collision, and walkers keep to walkable ground.
  */
 import { describe, expect, it } from 'vitest';
 import { generateWorld } from '../../world/world';
 import { worldInventory } from '../../world/inventory';
 import { DEFAULT_GEOREFERENCE, geodeticToWorld, headingToYaw, worldToGeodetic, yawToHeading } from '../../world/georef';
-import { groundHeight, lineClearOfObstacles, zoneAt } from '../../world/queries';
+import { groundHeight, isWalkable, lineClearOfObstacles, zoneAt } from '../../world/queries';
 import type { Vec2 } from '../../world/geometry';
 import { BODY_RADIUS, SPRINT_SPEED } from '../free-walker';
 import { WALK_SPEED } from '../walker';
 import { URBANGROUND_WEATHERS, type UrbanGroundAction } from './actions';
+import { DEFAULT_PEDESTRIAN_COUNT, SPAWN_CLEARANCE } from './crowd';
 import { ControlSession, type ControlTask } from './session';
 import { hasOverheadShelter } from './surface';
 import { controlTaskFromUrbanGround, parseUrbanGroundTask } from './tasks';
@@ -419,4 +423,133 @@ describe('ControlSession tasks', () => {
     const refused = await c.actSampled({ action: 'map_zoom', factor: 2 }, 0.3, 60, async () => 1);
     expect(refused).toEqual({ result: { ok: false, status: 400, error: 'map_zoom: the map is not open (open_map first)' }, frames: [] });
   });
+});
+
+describe('ControlSession pedestrians', () => {
+  const look = (yawDeg: number): UrbanGroundAction => ({ action: 'look', yaw: yawDeg, pitch: 0 });
+  /** The `look` yaw (degrees, + right) that turns the avatar of `s` to face `p`. */
+  const lookAt = (s: ControlSession, p: Vec2): UrbanGroundAction => {
+    const turn = yawToHeading(Math.atan2(p[1] - s.position[1], p[0] - s.position[0])) - s.state().yaw;
+    return look((((turn % 360) + 540) % 360) - 180);
+  };
+  const nearest = (s: ControlSession) => s.pedestrians.map((w) => ({ w, d: Math.hypot(w.position[0] - s.position[0], w.position[1] - s.position[1]) })).sort((a, b) => a.d - b.d)[0];
+  const withPeds: ControlTask = { id: 'crowded', type: null, typeName: 'short-navigation', start: spot, endPoints: [], closures: [], restrictedZones: 0, conditions: null, document: {}, pedestrians: { count: 12, seed: 7 } };
+  const plain: ControlTask = { ...withPeds, id: 'plain', pedestrians: undefined };
+  const tasks = new Map([[withPeds.id, withPeds], [plain.id, plain]]);
+
+  it('reports the real pedestrian count: the default when enabled, the task\'s when it declares them, 0 when off', () => {
+    const s = session(tasks);
+    expect(s.pedestrians).toEqual([]);
+    expect(ok(s, { action: 'enable_pedestrians' })).toBe(`enable_pedestrians: ${DEFAULT_PEDESTRIAN_COUNT} walkers`);
+    expect(DEFAULT_PEDESTRIAN_COUNT).toBe(40);
+    expect([s.state().pedestrians_active, s.state().pedestrian_count, s.pedestrians.length]).toEqual([true, 40, 40]);
+    expect(ok(s, { action: 'enable_pedestrians' })).toBe('enable_pedestrians: 40 walkers (already on)');
+    // Nobody spawns on the avatar; everybody spawns on walkable ground.
+    for (const w of s.pedestrians) {
+      expect(Math.hypot(w.position[0] - spot.position[0], w.position[1] - spot.position[1])).toBeGreaterThanOrEqual(SPAWN_CLEARANCE - 0.01);
+      expect(isWalkable(world, w.position[0], w.position[1])).toBe(true);
+    }
+    expect(ok(s, { action: 'disable_pedestrians' })).toBe('disable_pedestrians');
+    expect([s.state().pedestrians_active, s.state().pedestrian_count, s.pedestrians.length]).toEqual([false, 0, 0]);
+    // A task that declares pedestrians starts among them; one that does not keeps them off …
+    ok(s, { action: 'enter_task', id: 'crowded' });
+    expect([s.state().pedestrians_active, s.state().pedestrian_count, s.pedestrians.length]).toEqual([true, 12, 12]);
+    ok(s, { action: 'disable_pedestrians' });
+    ok(s, { action: 'enter_task', id: 'plain' });
+    expect([s.state().pedestrians_active, s.state().pedestrian_count]).toEqual([false, 0]);
+    // … or, when they were on, starts a fresh default crowd; enabling in a task uses the task's.
+    ok(s, { action: 'enable_pedestrians' });
+    ok(s, { action: 'enter_task', id: 'plain' });
+    expect(s.state().pedestrian_count).toBe(40);
+    ok(s, { action: 'disable_pedestrians' });
+    ok(s, { action: 'enter_task', id: 'crowded' });
+    ok(s, { action: 'disable_pedestrians' });
+    expect(ok(s, { action: 'enable_pedestrians' })).toBe('enable_pedestrians: 12 walkers');
+  });
+
+  it('moves the walkers with the clock: moves and sprints advance them, looks and map actions do not', () => {
+    const s = session();
+    ok(s, { action: 'enable_pedestrians' });
+    const t0 = s.pedestrians;
+    ok(s, look(30));
+    ok(s, { action: 'open_map' });
+    ok(s, { action: 'close_map' });
+    expect(s.pedestrians).toEqual(t0);
+    ok(s, move(1));
+    const moved = s.pedestrians.map((w, i) => Math.hypot(w.position[0] - t0[i].position[0], w.position[1] - t0[i].position[1]));
+    // Walkers walk at 1.1–1.65 m/s (a group waits for its members; pausers stand).
+    expect(Math.max(...moved)).toBeGreaterThan(1);
+    expect(Math.max(...moved)).toBeLessThan(2.01);
+    expect(moved.filter((d) => d > 0.5).length).toBeGreaterThan(20);
+  });
+
+  it('gives identical states and walkers for the same actions on two sessions', async () => {
+    const actions: UrbanGroundAction[] = [
+      { action: 'enter_task', id: 'crowded' },
+      { action: 'move', dir: 'forward', seconds: 1.3, yaw_rate: 40 },
+      look(-35),
+      { action: 'sprint', dir: 'left', seconds: 0.75 },
+      { action: 'disable_pedestrians' },
+      { action: 'enable_pedestrians' },
+      { action: 'move', dir: 'backward', seconds: 2, pitch_rate: -5 },
+      { action: 'exit_task' },
+      { action: 'move', dir: 'right', seconds: 0.35 },
+      { action: 'sprint', dir: 'forward', seconds: 1.95 },
+    ];
+    const [a, b] = [session(tasks), session(tasks)];
+    for (const act of actions) expect(a.act(act)).toEqual(b.act(act));
+    expect(JSON.stringify(a.state())).toBe(JSON.stringify(b.state()));
+    expect(a.pedestrians).toEqual(b.pedestrians);
+    expect(a.pedestrians).toHaveLength(12);
+    // A sampled move executes the same parts as a plain one: the same avatar, walkers and clock.
+    const frames = await a.actSampled(move(1.7), 0.4, 60, async () => a.pedestrians.length);
+    ok(b, move(1.7));
+    expect(frames.frames).toEqual([12, 12, 12, 12]);
+    expect(a.position).toEqual(b.position);
+    expect(a.pedestrians).toEqual(b.pedestrians);
+    expect(a.state().time).toBe(b.state().time);
+  });
+
+  it('counts a pedestrian collision when the avatar runs into a walker', () => {
+    const s = session();
+    ok(s, { action: 'enable_pedestrians' });
+    // Chase the nearest walker: face it, sprint half a second (3 m/s; walkers yield at most 2 m/s), again.
+    let label = '';
+    for (let k = 0; k < 20 && s.state().pedestrian_collisions === 0; k++) {
+      ok(s, lookAt(s, nearest(s).w.position));
+      label = ok(s, { action: 'sprint', dir: 'forward', seconds: 0.5 });
+    }
+    expect(s.state().pedestrian_collisions).toBeGreaterThanOrEqual(1);
+    expect(label).toMatch(/^sprint: forward for 0\.5s \(stopped by a pedestrian after \d\.\d\d m\)$/);
+    // It stands just clear of the avatar's body: the contact, then at most one crowd step apart (≤ 2 m/s × 0.1 s).
+    expect(nearest(s).d).toBeGreaterThan(0.25 + 0.3 - 1e-9);
+    expect(nearest(s).d).toBeLessThan(0.25 + 0.3 + (SPRINT_SPEED + 2) * 0.1);
+    // Without pedestrians the same start and script (looking the same ways) touches nobody.
+    const alone = session();
+    for (const a of s.steps) expect(alone.act(a.action.startsWith('look') ? look(Number(/yaw (\S+)°/.exec(a.action)?.[1])) : { action: 'sprint', dir: 'forward', seconds: 0.5 }).ok).toBe(true);
+    expect(alone.state().pedestrian_collisions).toBe(0);
+  });
+
+  it('keeps the walkers on walkable ground (sidewalks and crosswalks) while the avatar walks among them', () => {
+    const s = session();
+    ok(s, { action: 'enable_pedestrians' });
+    let [on, all, farthest] = [0, 0, 0];
+    /** Distance from (x, y) to walkable ground, probed on rings every 5 cm. */
+    const offBy = (x: number, y: number) => {
+      for (let r = 0.05; r < 5; r += 0.05) for (let a = 0; a < 32; a++) if (isWalkable(world, x + r * Math.cos((a * Math.PI) / 16), y + r * Math.sin((a * Math.PI) / 16))) return r;
+      return Infinity;
+    };
+    for (let k = 0; k < 60; k++) {
+      ok(s, k % 5 === 4 ? look(60) : { action: k % 2 ? 'sprint' : 'move', dir: 'forward', seconds: 2 });
+      for (const w of s.pedestrians) {
+        all++;
+        if (isWalkable(world, w.position[0], w.position[1])) on++;
+        else farthest = Math.max(farthest, offBy(w.position[0], w.position[1]));
+      }
+    }
+    expect(all).toBe(60 * 40);
+    // ORCA may press a walker off the kerb for a moment when others or the avatar crowd it.
+    expect(on / all).toBeGreaterThan(0.99);
+    expect(farthest).toBeLessThan(3);
+  }, 30_000);
 });

@@ -10,6 +10,16 @@
  *
  * Time is simulation time, advanced by what actions take (a move of 0.8 s advances the clock 0.8 s
  * × the time scale), never by the wall clock: the same actions give the same states and counters.
+ *
+ * Pedestrians (crowd.ts): with them on (`enable_pedestrians`, or a task that declares them) a crowd
+ * of city walkers lives around where the avatar stood when they appeared. Only moves and sprints
+ * take time, so only they advance the walkers: a move is executed in parts of {@link CITY_CROWD_DT}
+ * from its start (the last part taking the rest), each walked against the walkers' bodies as they
+ * stand (a contact that begins counts once in `pedestrian_collisions`), then the crowd advanced by
+ * the part with the avatar as the robot its walkers yield to. The crowd advances by the action's
+ * seconds, not by the time scale (which speeds up the day's clock, not anyone's walking). Looks,
+ * jumps and map actions take no time: the walkers stand still meanwhile.
+ *
  * Tiles never stream in Curbside, so `tiles_progress` is 100 and `tiles_settled`/`idle` are true
  * from the start.
  */
@@ -20,8 +30,11 @@ import { groundHeight } from '../../world/queries';
 import { DEFAULT_CONDITIONS, type Conditions } from '../../world/conditions';
 import { navIndex, shortestNavPath } from '../../world/nav-index';
 import { type Georeference, geodeticToWorld, worldToGeodetic, yawToHeading } from '../../world/georef';
-import { FreeWalker } from '../free-walker';
-import { applyFirstPersonAction, applyMapAction, initialMapView, type MapViewState, type UrbanGroundAction, type URBANGROUND_WEATHERS } from './actions';
+import { deriveSeed } from '../../core/random';
+import { CITY_CROWD_DT } from '../../crowd/city-crowd';
+import { FreeWalker, type MoveResult } from '../free-walker';
+import { applyFirstPersonAction, applyMapAction, initialMapView, moveAvatar, moveLabel, type MapViewState, type MoveAction, type UrbanGroundAction, type URBANGROUND_WEATHERS } from './actions';
+import { DEFAULT_PEDESTRIAN_COUNT, DEFAULT_PEDESTRIAN_SEED, SessionCrowd, type PedestrianPose } from './crowd';
 import { describeLocation, hasOverheadShelter, surfaceAt } from './surface';
 
 /** UrbanGround's weathers. */
@@ -52,6 +65,12 @@ export interface ControlTask {
   conditions: Conditions | null;
   /** The task's own document, returned by `/task/enter`. */
   document: unknown;
+  /**
+   * Pedestrians the task runs among (UrbanGround's level 5): `count` city walkers from `seed`
+   * around the start, on from entering; absent: the session's setting (off, or a default crowd
+   * seeded from the task's id when pedestrians were on).
+   */
+  pedestrians?: { count: number; seed: number };
 }
 
 /** The `/state` object (UrbanGround's fields; degrees, metres, seconds). */
@@ -116,7 +135,8 @@ export class ControlSession {
   private weather: UrbanGroundWeather = 'sunny';
   /** A condition the weather list lacks (fog) from the task, else null. */
   private fog = false;
-  private pedestriansOn = false;
+  /** The pedestrians, or null while they are off. */
+  private crowd: SessionCrowd | null = null;
   private active: { task: ControlTask; enteredAt: number; steps: ControlStep[] } | null = null;
   private counters = { rainHits: 0, rainSeconds: 0, trackedSeconds: 0, buildingBase: 0, pedestrianBase: 0 };
   private readonly home: { position: Vec2; yaw: number };
@@ -162,6 +182,19 @@ export class ControlSession {
     return { view: { ...this.map }, route: this.route, network: this.networkShown };
   }
 
+  /**
+   * The pedestrians as they stand now (world frame, metres; heading rad from +x; walking speed m/s),
+   * for drawing: empty while they are off.
+   */
+  get pedestrians(): PedestrianPose[] {
+    return this.crowd?.poses() ?? [];
+  }
+
+  /** Simulation seconds the current pedestrians have walked since they appeared (0 while off): a renderer advances their gaits by its changes. */
+  get pedestrianSeconds(): number {
+    return this.crowd?.time ?? 0;
+  }
+
   /** The look to render with: time of day (the clock, to the minute) and weather (rain, fog or clear). */
   conditions(): Conditions {
     const minutes = Math.floor(this.clock / 60) % (24 * 60);
@@ -191,7 +224,7 @@ export class ControlSession {
       yaw: round(yawToHeading(s.yaw), 3), pitch: round((s.pitch * 180) / Math.PI, 3),
       surface: surface.surface, on_sidewalk: surface.onSidewalk,
       time, weather: this.fog ? 'foggy' : this.weather, weather_label: this.fog ? 'Foggy' : WEATHER_LABELS[this.weather],
-      pedestrians_active: this.pedestriansOn, pedestrian_count: 0,
+      pedestrians_active: this.crowd !== null, pedestrian_count: this.crowd?.count ?? 0,
       is_raining: raining, rain_intensity: RAIN_INTENSITY[this.weather], being_rained_on: raining && !shelter, has_overhead_shelter: shelter,
       rain_hits: this.counters.rainHits, rain_exposure_seconds: round(this.counters.rainSeconds, 3),
       pedestrian_collisions: s.pedestrianCollisions - this.counters.pedestrianBase, building_collisions: s.buildingCollisions - this.counters.buildingBase,
@@ -218,9 +251,12 @@ export class ControlSession {
   }
 
   /**
-   * Enters task `id`: the avatar to its start, its conditions applied, the map closed, counters reset.
+   * Enters task `id`: the avatar to its start, its conditions applied, the map closed, counters
+   * reset; its pedestrians (a fresh crowd around the start) when it declares them, else a fresh
+   * default crowd if pedestrians were on, else none.
    *
    * @returns the task, or an error naming the id (404).
+   * @throws RangeError when the task's pedestrians cannot be placed (a count that is not a positive integer).
    */
   enterTask(id: string): { ok: true; task: ControlTask } | { ok: false; status: 404; error: string } {
     const task = this.tasks.get(id);
@@ -236,6 +272,8 @@ export class ControlSession {
       this.weather = task.conditions.weather === 'rain' ? 'rainy' : 'sunny';
       this.fog = task.conditions.weather === 'fog';
     }
+    const peds = task.pedestrians ?? (this.crowd ? this.defaultPedestrians(task) : null);
+    this.crowd = peds ? new SessionCrowd(this.world, { ...peds, centre: task.start.position }) : null;
     this.resetStats();
     this.active = { task, enteredAt: this.clock, steps: [] };
     return { ok: true, task };
@@ -248,6 +286,32 @@ export class ControlSession {
     this.fog = false;
     this.route = null;
     return t;
+  }
+
+  /** The crowd of `task` (or of the free session) when it declares none: {@link DEFAULT_PEDESTRIAN_COUNT} walkers seeded from its id. */
+  private defaultPedestrians(task: ControlTask | null): { count: number; seed: number } {
+    return { count: DEFAULT_PEDESTRIAN_COUNT, seed: deriveSeed(DEFAULT_PEDESTRIAN_SEED, task ? `task ${task.id}` : 'no task') };
+  }
+
+  /**
+   * The parts a move among pedestrians is executed in: {@link CITY_CROWD_DT} s each from its start,
+   * the last taking the rest (so at least CITY_CROWD_DT, and the whole move when shorter).
+   */
+  private static moveParts(seconds: number): number[] {
+    const n = Math.max(1, Math.floor(seconds / CITY_CROWD_DT + 1e-9));
+    return Array.from({ length: n }, (_, k) => (k === n - 1 ? seconds - CITY_CROWD_DT * (n - 1) : CITY_CROWD_DT));
+  }
+
+  /** One part of a move among the pedestrians: walked against their discs, then the crowd advanced by it with the avatar's motion. */
+  private moveAmong(crowd: SessionCrowd, a: MoveAction, seconds: number, acc: { distance: number; blockedBy: MoveResult['blockedBy'] }): void {
+    const before = this.walker.state.position;
+    const r = moveAvatar(this.walker, { ...a, seconds }, crowd.discs());
+    acc.distance += r.distance;
+    acc.blockedBy ??= r.blockedBy;
+    const s = this.walker.state;
+    const [dx, dy] = [s.position[0] - before[0], s.position[1] - before[1]];
+    const moved = Math.hypot(dx, dy);
+    crowd.advance(seconds, { position: s.position, heading: moved > 0 ? Math.atan2(dy, dx) : s.yaw, speed: seconds > 0 ? moved / seconds : 0 });
   }
 
   /** Advances the clock by `seconds` of action; rain exposure is judged where the action ends (rained on: a rain hit and its seconds). */
@@ -285,6 +349,27 @@ export class ControlSession {
     }
     const parts = Math.max(1, Math.min(maxFrames, Math.floor(a.seconds / interval + 1e-9)));
     const frames: T[] = [];
+    const crowd = this.crowd;
+    if (crowd) {
+      // The same parts as act's (the same final state); a frame after the part that reaches each
+      // sample time (k × interval, the last at the end).
+      const acc = { distance: 0, blockedBy: null as MoveResult['blockedBy'] };
+      const moveParts = ControlSession.moveParts(a.seconds);
+      let [done, passed, sampled] = [0, 0, 0];
+      for (const [k, seconds] of moveParts.entries()) {
+        this.moveAmong(crowd, a, seconds, acc);
+        done += seconds;
+        const last = k === moveParts.length - 1;
+        if (!last && (sampled + 1 >= parts || done < (sampled + 1) * interval - 1e-9)) continue;
+        this.pass(done - passed);
+        passed = done;
+        sampled++;
+        frames.push(await capture());
+      }
+      const result: ActResult = { ok: true, action: moveLabel(a, acc.distance, acc.blockedBy) };
+      this.record(result);
+      return { result, frames };
+    }
     let done = 0;
     let blocked = '';
     for (let k = 0; k < parts; k++) {
@@ -314,7 +399,14 @@ export class ControlSession {
       case 'move':
       case 'sprint': {
         if (this.map.open) return bad(`${a.action}: the map is open (close_map first)`);
-        const label = applyFirstPersonAction(this.walker, a);
+        const crowd = this.crowd;
+        let label: string;
+        if (!crowd) label = applyFirstPersonAction(this.walker, a);
+        else {
+          const acc = { distance: 0, blockedBy: null as MoveResult['blockedBy'] };
+          for (const seconds of ControlSession.moveParts(a.seconds)) this.moveAmong(crowd, a, seconds, acc);
+          label = moveLabel(a, acc.distance, acc.blockedBy);
+        }
         this.pass(a.seconds);
         return { ok: true, action: label };
       }
@@ -385,10 +477,19 @@ export class ControlSession {
       case 'set_time_scale':
         this.timeScale = a.factor;
         return { ok: true, action: `set_time_scale: ${a.factor}` };
-      case 'enable_pedestrians':
+      case 'enable_pedestrians': {
+        if (this.crowd) return { ok: true, action: `enable_pedestrians: ${this.crowd.count} walkers (already on)` };
+        const task = this.active?.task ?? null;
+        try {
+          this.crowd = new SessionCrowd(this.world, { ...(task?.pedestrians ?? this.defaultPedestrians(task)), centre: here });
+        } catch (e) {
+          return bad(`enable_pedestrians: ${(e as Error).message}`);
+        }
+        return { ok: true, action: `enable_pedestrians: ${this.crowd.count} walkers` };
+      }
       case 'disable_pedestrians':
-        this.pedestriansOn = a.action === 'enable_pedestrians';
-        return { ok: true, action: a.action };
+        this.crowd = null;
+        return { ok: true, action: 'disable_pedestrians' };
       case 'enter_task': {
         const r = this.enterTask(a.id);
         return r.ok ? { ok: true, action: `enter_task: ${a.id}` } : r;

@@ -16,6 +16,9 @@ import type { Vec2 } from '../../world/geometry';
 import type { World } from '../../world/world';
 import { type Georeference, geodeticToWorld, headingToYaw, worldToGeodetic, yawToHeading } from '../../world/georef';
 import { groundHeight } from '../../world/queries';
+import { DEFAULT_CONDITIONS } from '../../world/conditions';
+import { navIndex } from '../../world/nav-index';
+import { navDistances } from '../network';
 import { UserError } from '../../core/user-error';
 import { type ArenaTask, isUrbanGroundFamily, URBANGROUND_FAMILY_KIND } from '../task';
 import type { ControlTask } from './session';
@@ -82,6 +85,9 @@ export type UrbanGroundTask = z.infer<typeof UrbanGroundTaskSchema>;
 
 const START_FIELDS = ['startPoint', 'qaStartPoint', 'exploreStart', 'scheduleStart', 'multiRouteStart', 'searchOrigin'] as const;
 
+/** Whether a point is set: UrbanGround's editor writes `{lat: 0, lon: 0}` placeholders for unused `startPoint`/`endPoint` (their `base.py`). */
+const isSet = (p: { lat: number; lon: number } | undefined): boolean => !!p && (Math.abs(p.lat) > 1e-12 || Math.abs(p.lon) > 1e-12);
+
 /**
  * Parses an UrbanGround task file's text.
  *
@@ -100,7 +106,7 @@ export function parseUrbanGroundTask(file: string, text: string): UrbanGroundTas
     const i = r.error.issues[0];
     throw new UrbanGroundTaskError(`${file}: ${i.path.join('.') || 'task'}: ${i.message}`);
   }
-  if (!START_FIELDS.some((f) => r.data[f])) throw new UrbanGroundTaskError(`${file}: no start point (expected one of ${START_FIELDS.join(', ')})`);
+  if (!START_FIELDS.some((f) => isSet(r.data[f]))) throw new UrbanGroundTaskError(`${file}: no start point (expected one of ${START_FIELDS.join(', ')})`);
   return r.data;
 }
 
@@ -121,7 +127,7 @@ export function controlTaskFromUrbanGround(world: World, georef: Georeference, d
     const q = geodeticToWorld(georef, { lat: p.lat, lon: p.lon, height: p.height ?? georef.height });
     return [q[0], q[1]];
   };
-  const startField = START_FIELDS.find((f) => doc[f]) as (typeof START_FIELDS)[number];
+  const startField = START_FIELDS.find((f) => isSet(doc[f])) as (typeof START_FIELDS)[number];
   const start = doc[startField] as NonNullable<UrbanGroundTask['startPoint']>;
   const position = toWorld(start);
   const b = world.bounds;
@@ -129,15 +135,18 @@ export function controlTaskFromUrbanGround(world: World, georef: Georeference, d
     throw new UrbanGroundTaskError(`${file}: ${startField} ${start.lat}, ${start.lon} lies ${Math.round(Math.hypot(position[0], position[1]))} m from the world's origin, outside the world (is the georeference the one the tasks were made with?)`);
   }
   const ends: { label: string; position: Vec2 }[] = [];
-  if (doc.endPoint) ends.push({ label: doc.endPoint.label ?? 'Destination', position: toWorld(doc.endPoint) });
+  if (doc.endPoint && isSet(doc.endPoint)) ends.push({ label: doc.endPoint.label ?? 'Destination', position: toWorld(doc.endPoint) });
   for (const [k, s] of (doc.schedule ?? []).entries()) ends.push({ label: s.target.label ?? `Appointment ${k + 1}`, position: toWorld(s.target) });
   for (const [k, m] of (doc.multiRouteTargets ?? []).entries()) ends.push({ label: m.point.label ?? `Stop ${k + 1}`, position: toWorld(m.point) });
   const kind = urbanGroundKind(doc.id);
   const closures = (doc.restrictedZones ?? []).map((z, k) => ({ label: z.label ?? `closure ${k + 1}`, line: z.vertices.map((v) => toWorld(v)) }));
+  // A schedule's clock starts at the time its description states ("It is now 11:00"), as their evaluator sets it.
+  const now = doc.type === 5 ? /It is now (\d{1,2}):(\d\d)/.exec(doc.description ?? '') : null;
+  const conditions = now ? { ...DEFAULT_CONDITIONS, time: `${now[1].padStart(2, '0')}:${now[2]}` } : null;
   return {
     id: doc.id, type: doc.type, typeName: kind?.name ?? `type ${doc.type}`,
     start: { position, yaw: headingToYaw(start.yaw ?? 0) },
-    endPoints: ends, closures, restrictedZones: closures.length, conditions: null, document: doc,
+    endPoints: ends, closures, restrictedZones: closures.length, conditions, document: doc,
   };
 }
 
@@ -164,7 +173,10 @@ export function controlTaskFromArena(world: World, task: ArenaTask): ControlTask
     endPoints: arenaEndPoints(task),
     // Closures announced later (closure replanning) are not there at the start: the episode adds them at its notice.
     closures: task.closureNotice ? [] : (task.closures ?? []).map((c) => ({ label: c.label, line: c.line.map((p) => [p[0], p[1]] as Vec2) })),
-    restrictedZones: task.closureNotice ? 0 : (task.closures?.length ?? 0), conditions: null, document: task,
+    restrictedZones: task.closureNotice ? 0 : (task.closures?.length ?? 0),
+    // A schedule's clock starts at its start time.
+    conditions: task.truth.scoring === 'schedule' ? { ...DEFAULT_CONDITIONS, time: task.truth.startTime } : null, document: task,
+    ...(task.pedestrians ? { pedestrians: { ...task.pedestrians } } : {}),
   };
 }
 
@@ -176,8 +188,10 @@ function geoPoint(world: World, georef: Georeference, p: Vec2, headingDeg: numbe
   return { lat: r7(g.lat), lon: r7(g.lon), height: Math.round(g.height * 100) / 100, yaw: Math.round(headingDeg * 1000) / 1000, label };
 }
 
-/** A task's instruction without its leading `[… Task]` tag (UrbanGround's evaluators write their own header around the description). */
-const untagged = (text: string) => text.replace(/^\[[^\]]*Task\]\s*/, '');
+/** A task's instruction without its leading `[… Task]` tag and `Everyday goal:` (UrbanGround's evaluators write their own header around the description). */
+const untagged = (text: string) => text.replace(/^\[[^\]]*Task\]\s*/, '').replace(/^Everyday goal: /, '');
+/** UrbanGround's zero placeholder of an unused `startPoint`/`endPoint` (their report code reads both on every kind). */
+const PLACEHOLDER = { lat: 0, lon: 0, height: 0, yaw: 0, label: '' };
 
 /**
  * An arena task of a ladder family as an UrbanGround task document (`AgentEvaluation/tasks/` of
@@ -198,26 +212,32 @@ export function urbanGroundDocument(world: World, georef: Georeference, task: Ar
   const start = geoPoint(world, georef, ct.start.position, yawToHeading(ct.start.yaw), 'Start');
   const id = `${kind.prefix}-${task.id}`;
   const head = { id, type: kind.type };
+  const placeholders = { startPoint: PLACEHOLDER, endPoint: PLACEHOLDER };
   const t = task.truth;
   const point = (p: Vec2, label: string) => geoPoint(world, georef, p, 0, label);
   switch (t.scoring) {
     case 'choice':
-      return { ...head, description: task.instruction, qaStartPoint: start, qaOptions: t.options.map((text) => ({ text })), qaAnswerIndex: t.answer };
+      return { ...head, description: untagged(task.instruction), qaStartPoint: start, qaOptions: t.options.map((text) => ({ text })), qaAnswerIndex: t.answer };
     case 'arrival': {
       const zones = (task.closures ?? []).map((c) => ({ label: c.label, vertices: c.line.map((p) => ({ lat: point(p, '').lat, lon: point(p, '').lon })) }));
-      return { ...head, description: task.instruction, startPoint: start, endPoint: point(t.goal, t.label), ...(zones.length ? { restrictedZones: zones } : {}) };
+      return { ...head, description: untagged(task.instruction), startPoint: start, endPoint: point(t.goal, t.label), ...(zones.length ? { restrictedZones: zones } : {}) };
     }
     case 'arrival_any': {
-      if (task.family === 'place-search') return { ...head, description: untagged(task.instruction), searchOrigin: start, poiCategory: t.category };
-      // The hidden target: the place of the kind nearest the start in a straight line.
-      const [sx, sy] = ct.start.position;
-      const near = t.goals.reduce((a, b) => (Math.hypot(b.goal[0] - sx, b.goal[1] - sy) < Math.hypot(a.goal[0] - sx, a.goal[1] - sy) ? b : a));
-      return { ...head, description: untagged(task.instruction), exploreStart: start, endPoint: point(near.goal, near.label), poiCategory: t.category };
+      if (task.family === 'place-search') return { ...head, ...placeholders, description: untagged(task.instruction), searchOrigin: start, poiCategory: t.category };
+      // The hidden target: the place of the kind nearest the start along the network (where the oracle goes).
+      const d = navDistances(world.nav, task.start.node).dist;
+      const idx = navIndex(world.nav);
+      const walk = (g: Vec2) => {
+        const n = idx.nodesNear(g, 40)[0];
+        return n === undefined ? Infinity : d[n] + Math.hypot(g[0] - world.nav.nodes[n][0], g[1] - world.nav.nodes[n][1]);
+      };
+      const near = t.goals.reduce((a, b) => (walk(b.goal) < walk(a.goal) ? b : a));
+      return { ...head, ...placeholders, description: untagged(task.instruction), exploreStart: start, endPoint: point(near.goal, near.label), poiCategory: t.category };
     }
     case 'schedule':
-      return { ...head, description: untagged(task.instruction), scheduleStart: start, schedule: t.stops.map((s) => ({ target: point(s.goal, s.label), due: s.due })) };
+      return { ...head, ...placeholders, description: untagged(task.instruction), scheduleStart: start, schedule: t.stops.map((s) => ({ target: point(s.goal, s.label), due: s.due })) };
     case 'multi_stop':
-      return { ...head, description: untagged(task.instruction), multiRouteStart: start, multiRouteTargets: t.stops.map((s) => ({ kind: 'poi', point: point(s.goal, s.label), note: s.label })) };
+      return { ...head, ...placeholders, description: untagged(task.instruction), multiRouteStart: start, multiRouteTargets: t.stops.map((s) => ({ kind: 'poi', point: point(s.goal, s.label), note: s.label })) };
     default:
       return null;
   }

@@ -99,12 +99,13 @@ describe('the urbanground suite', () => {
     }
   });
 
-  it('is solved by the oracle, every task; the random agent stays far below', { timeout: 60_000 }, async () => {
+  it('is solved by the oracle, every task; the random agent stays far below', { timeout: 240_000 }, async () => {
     const oracle = [];
     const random = [];
     for (const t of file.tasks) {
       oracle.push(await runLadderEpisode(world, w.inventory, g, t, new LadderOracle(), 0));
-      for (const seed of [1, 2]) random.push(await runLadderEpisode(world, w.inventory, g, t, new LadderRandom(seed), seed));
+      // The random floor without the crowds' cost (150 steps among walkers, per seed): pedestrian navigation is long navigation's floor.
+      if (t.family !== 'pedestrian-navigation') for (const seed of [1, 2]) random.push(await runLadderEpisode(world, w.inventory, g, t, new LadderRandom(seed), seed));
     }
     const [o, r] = summarise([...oracle, ...random]);
     expect(o.overall).toBe(100);
@@ -268,7 +269,7 @@ describe('export to UrbanGround\'s task schema', () => {
       } else if (t.truth.scoring === 'arrival_any') {
         // A place search names no target (they judge the final view); an implicit intent hides one place of the kind.
         expect(doc.poiCategory).toBe(t.truth.category);
-        expect(doc.endPoint === undefined).toBe(t.family === 'place-search');
+        expect(back.endPoints).toHaveLength(t.family === 'place-search' ? 0 : 1);
       } else if (t.truth.scoring === 'choice') {
         expect(doc.qaOptions?.map((o) => o.text)).toEqual(t.truth.options);
         expect(doc.qaAnswerIndex).toBe(t.truth.answer);
