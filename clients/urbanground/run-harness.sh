@@ -1,11 +1,23 @@
 #!/usr/bin/env bash
 # Runs UrbanGround's own released evaluation harness (AgentEvaluation/run_task.py --attach),
-# unchanged, against Curbside's `npm run arena:serve`, on one short-navigation (SN) and one
-# landmark-QA (LQ) task, with a scripted OpenAI-compatible stub model (stub_model.py), and prints
-# the harness's scores. See README.md in this folder.
+# unchanged, against Curbside's `npm run arena:serve`, by default on one short-navigation (SN) and
+# one landmark-QA (LQ) task, or on any exported tasks (--tasks), with a scripted OpenAI-compatible
+# stub model (stub_model.py), and prints the harness's scores. See README.md in this folder.
 #
-# Usage: clients/urbanground/run-harness.sh [--sn ID|auto] [--lq ID] [--work DIR] [--max-steps N]
-#            [--port P] [--post-teleport-wait S] [--no-video] [-- EXTRA run_task.py ARGS]
+# Usage: clients/urbanground/run-harness.sh [--sn ID|auto] [--lq ID] [--tasks ID|KIND[,…]]… [ID|KIND…]
+#            [--work DIR] [--max-steps N] [--port P] [--post-teleport-wait S] [--no-video]
+#            [--ug-placeholders] [-- EXTRA run_task.py ARGS]
+#
+#   --tasks / positional: exported task ids (SN-short-navigation-07, PS-place-search-03, EVQ-…) or
+#   bare kinds (LQ OQ SQ SN LN IN CN PS II SF MP DCR PL EVQ NTQ RQ EVN NTN RN), which pick that
+#   kind's shortest oracle task; `--tasks all-kinds` = LQ,OQ,SQ,SN,LN,IN,CN,PS,II,SF,MP,DCR,PL,EVQ,RN
+#   (one task of every kind, one dusk-question and one rain-navigation variant). Without them:
+#   the --sn task and the --lq task.
+#
+#   --ug-placeholders (diagnostic): the harness reads a copy of the task files to which UrbanGround's
+#   zero-coordinate startPoint/endPoint placeholders are added where the export leaves them out
+#   (PS, II, SF, MP: their report code reads task["startPoint"] and task["endPoint"]); arena:serve
+#   still serves the export as it is. Without it those kinds fail in the harness with KeyError.
 #
 # Environment:
 #   UG_MIRROR  UrbanGround git dir to take the harness from (bare mirror or checkout);
@@ -17,33 +29,41 @@
 #   UG_CACHE   where the extracted harness and its venv are kept between runs
 #              (default ${XDG_CACHE_HOME:-$HOME/.cache}/curbside-urbanground)
 #   PYTHON     the interpreter for the venv (default python3; UrbanGround needs >= 3.10)
-#   UG_SERVE_TIMEOUT (s, default 300), UG_HARNESS_TIMEOUT (s, default 1800)
+#   UG_SERVE_TIMEOUT (s, default 300), UG_HARNESS_TIMEOUT (s, default 1800, or 6 s a scripted step
+#              plus 60 s a task when that is more)
 #
-# Exit status: 0 when both tasks completed, SN reached its goal and LQ's answer was right; 1 otherwise.
+# Exit status: 0 when every task completed and succeeded by the harness's own verdict (navigation
+# reached_destination; questions and place search answer_correct; by default: SN reached its goal
+# and LQ's answer was right); 1 otherwise.
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 SN=auto
 LQ=LQ-landmark-qa-01
+TASKS=()
 WORK=
 MAX_STEPS=
 PORT=0
 POST_WAIT=
 VIDEO=1
+PLACEHOLDERS=0
 EXTRA=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --sn) SN=${2:?--sn needs an id}; shift 2 ;;
     --lq) LQ=${2:?--lq needs an id}; shift 2 ;;
+    --tasks) TASKS+=("${2:?--tasks needs ids}"); shift 2 ;;
     --work) WORK=${2:?--work needs a folder}; shift 2 ;;
     --max-steps) MAX_STEPS=${2:?--max-steps needs a number}; shift 2 ;;
     --port) PORT=${2:?--port needs a number}; shift 2 ;;
     --post-teleport-wait) POST_WAIT=${2:?--post-teleport-wait needs seconds}; shift 2 ;;
     --no-video) VIDEO=0; shift ;;
+    --ug-placeholders) PLACEHOLDERS=1; shift ;;
     --) shift; EXTRA=("$@"); break ;;
     -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
-    *) echo "run-harness: unknown argument $1 (see --help)" >&2; exit 2 ;;
+    -*) echo "run-harness: unknown argument $1 (see --help)" >&2; exit 2 ;;
+    *) TASKS+=("$1"); shift ;;
   esac
 done
 
@@ -52,13 +72,16 @@ REF=${UG_REF:-HEAD}
 CACHE=${UG_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/curbside-urbanground}
 PYTHON=${PYTHON:-python3}
 SERVE_TIMEOUT=${UG_SERVE_TIMEOUT:-300}
-HARNESS_TIMEOUT=${UG_HARNESS_TIMEOUT:-1800}
 if [ -z "${UG_WHEELS+x}" ] && [ -d /tmp/ugdeps ]; then UG_WHEELS=/tmp/ugdeps; fi
 UG_WHEELS=${UG_WHEELS:-}
 [ -n "$WORK" ] || WORK=$(mktemp -d "${TMPDIR:-/tmp}/curbside-urbanground.XXXXXX")
 mkdir -p "$WORK"
 WORK=$(cd "$WORK" && pwd)
 T0=$(date +%s)
+ALL_KINDS=LQ,OQ,SQ,SN,LN,IN,CN,PS,II,SF,MP,DCR,PL,EVQ,RN
+SEL=()
+for t in "${TASKS[@]}"; do [ "$t" = all-kinds ] && t=$ALL_KINDS; SEL+=(--tasks "$t"); done
+[ ${#TASKS[@]} -gt 0 ] || SEL=(--sn "$SN" --lq "$LQ")
 
 say() { printf '[run-harness %4ss] %s\n' "$(( $(date +%s) - T0 ))" "$*" >&2; }
 die() { printf 'run-harness: error: %s\n' "$*" >&2; exit 1; }
@@ -110,14 +133,25 @@ SERVER_PGID=$(ps -o pgid= -p "$SERVER_PID" 2>/dev/null | tr -d ' ' || true)
 [ "$SERVER_PGID" = "$(ps -o pgid= -p $$ | tr -d ' ')" ] && SERVER_PGID=
 say "arena:serve is pid $SERVER_PID${SERVER_PGID:+ (process group $SERVER_PGID)}; its log: $WORK/serve/stderr.log"
 
-# 3. Curbside's ladder oracle on the SN tasks: the action sequence the stub replays.
-say "running Curbside's oracle on the short-navigation tasks (npm run arena)"
-npm run -s arena -- --suite urbanground --agent oracle --family short-navigation --out "$WORK/oracle" --fresh > "$WORK/oracle.log" 2>&1 || { tail_of "$WORK/oracle.log"; die "the oracle run failed"; }
-read -r SN_ID LQ_ID NEED_STEPS < <("$PYTHON" "$HERE/make_replies.py" --build "$WORK/build" --episodes "$WORK/oracle/episodes.jsonl" --sn "$SN" --lq "$LQ" --out "$WORK/replies.json" 2> "$WORK/replies.log") || { cat "$WORK/replies.log" >&2; die "could not build the stub's replies"; }
-[ -n "${NEED_STEPS:-}" ] || { cat "$WORK/replies.log" >&2; die "could not build the stub's replies"; }
-say "$(sed 's/^make_replies: //' "$WORK/replies.log")"
+# 3. Curbside's ladder oracle on the navigation families of the selection: the action sequences
+#    the stub replays (the questions' answers come from the task files).
+FAMILIES=$("$PYTHON" "$HERE/make_replies.py" --families "${SEL[@]}") || die "bad task selection"
+SUITE_FILE=$ROOT/scenes/arena/urbanground.json
+if [ -n "$FAMILIES" ]; then
+  say "running Curbside's oracle on the families $FAMILIES (npm run arena)"
+  # shellcheck disable=SC2086
+  npm run -s arena -- --suite urbanground --agent oracle --family $FAMILIES --out "$WORK/oracle" --fresh > "$WORK/oracle.log" 2>&1 || { tail_of "$WORK/oracle.log"; die "the oracle run failed"; }
+else
+  mkdir -p "$WORK/oracle" && : > "$WORK/oracle/episodes.jsonl"
+fi
+read -r NEED_STEPS TOTAL_STEPS TASK_IDS < <("$PYTHON" "$HERE/make_replies.py" --build "$WORK/build" --episodes "$WORK/oracle/episodes.jsonl" --suite "$SUITE_FILE" "${SEL[@]}" --out "$WORK/replies.json" 2> "$WORK/replies.log") || { cat "$WORK/replies.log" >&2; die "could not build the stub's replies"; }
+[ -n "${TASK_IDS:-}" ] || { cat "$WORK/replies.log" >&2; die "could not build the stub's replies"; }
+read -r -a IDS <<< "$TASK_IDS"
+while IFS= read -r line; do say "${line#make_replies: }"; done < "$WORK/replies.log"
 MAX_STEPS=${MAX_STEPS:-$NEED_STEPS}
-[ "$MAX_STEPS" -ge "$NEED_STEPS" ] || say "warning: --max-steps $MAX_STEPS < the $NEED_STEPS scripted steps: SN may not reach its goal"
+[ "$MAX_STEPS" -ge "$NEED_STEPS" ] || say "warning: --max-steps $MAX_STEPS < the $NEED_STEPS scripted steps: a navigation task may not reach its goal"
+# The harness's time limit: the default, or more for long selections (~6 s a step, 60 s a task).
+HARNESS_TIMEOUT=${UG_HARNESS_TIMEOUT:-$(( 1800 > 6 * TOTAL_STEPS + 60 * ${#IDS[@]} ? 1800 : 6 * TOTAL_STEPS + 60 * ${#IDS[@]} ))}
 
 # 4. UrbanGround's harness, unchanged, in its own venv (cached by commit).
 if [ -n "${UG_REPO:-}" ]; then
@@ -169,7 +203,7 @@ curl -fsS --max-time 10 "$URL/health" > /dev/null || die "GET $URL/health failed
 
 # 6. The stub model.
 rm -f "$WORK/stub.port"
-"$PYTHON" "$HERE/stub_model.py" --script "$WORK/replies.json" --log "$WORK/stub-requests.jsonl" --port 0 --port-file "$WORK/stub.port" > "$WORK/stub.log" 2>&1 &
+"$PYTHON" "$HERE/stub_model.py" --script "$WORK/replies.json" --log "$WORK/stub-requests.jsonl" --port 0 --port-file "$WORK/stub.port" --state-url "$URL/state" > "$WORK/stub.log" 2>&1 &
 STUB_PID=$!
 for _ in $(seq 1 40); do [ -s "$WORK/stub.port" ] && break; kill -0 "$STUB_PID" 2>/dev/null || break; sleep 0.25; done
 [ -s "$WORK/stub.port" ] || { tail_of "$WORK/stub.log"; die "the stub model did not start"; }
@@ -177,7 +211,33 @@ STUB_URL="http://127.0.0.1:$(cat "$WORK/stub.port")/v1"
 say "stub model at $STUB_URL (pid $STUB_PID)"
 
 # 7. The harness.
-ARGS=("$SN_ID" "$LQ_ID" --attach --build-folder "$WORK/build" --server-url "$URL" --model curbside-stub
+HBUILD=$WORK/build
+if [ "$PLACEHOLDERS" = 1 ]; then
+  # Diagnostic only: the harness's own copy of the task files, with UrbanGround's zero placeholders.
+  HBUILD=$WORK/build-harness
+  rm -rf "$HBUILD" && mkdir -p "$HBUILD/task"
+  "$PYTHON" - "$WORK/build/task" "$HBUILD/task" "${IDS[@]}" > "$WORK/placeholders.log" <<'EOF' || die "could not write the placeholder copies"
+import json, shutil, sys
+from pathlib import Path
+src, dst, ids = Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3:]
+zero = {"lat": 0.0, "lon": 0.0, "height": 0.0, "yaw": 0.0, "label": ""}
+for path in src.glob("*.json"):
+    # Only the kinds whose UrbanGround files carry placeholders (tasks/base.py: PS, II, SF, MP).
+    if path.stem not in ids or path.stem.split("-")[0] not in ("PS", "II", "SF", "MP"):
+        shutil.copy(path, dst / path.name)
+        continue
+    doc = json.loads(path.read_text())
+    task = doc.get("task", doc)
+    added = [f for f in ("startPoint", "endPoint") if f not in task]
+    for f in added:
+        task[f] = dict(zero)
+    (dst / path.name).write_text(json.dumps(doc, indent=2) + "\n")
+    if added:
+        print(f"{path.stem}: added {' and '.join(added)} (zero placeholders)")
+EOF
+  say "--ug-placeholders (diagnostic): the harness reads $HBUILD; $(wc -l < "$WORK/placeholders.log") of the selected task files got zero startPoint/endPoint placeholders (see $WORK/placeholders.log); arena:serve serves the export unchanged"
+fi
+ARGS=("${IDS[@]}" --attach --build-folder "$HBUILD" --server-url "$URL" --model curbside-stub
       --max-steps "$MAX_STEPS" --output-dir "$WORK/output" --force-rerun)
 [ -n "$POST_WAIT" ] && ARGS+=(--post-teleport-wait "$POST_WAIT")
 [ "$VIDEO" = 1 ] || ARGS+=(--no-save-video)
@@ -192,48 +252,81 @@ set +e
 HRC=$?
 set -e
 say "harness exited $HRC after $(( $(date +%s) - H0 )) s (log: $WORK/harness.log)"
-[ "$HRC" = 124 ] && { tail_of "$WORK/harness.log"; die "the harness ran past ${UG_HARNESS_TIMEOUT:-1800} s"; }
+[ "$HRC" = 124 ] && { tail_of "$WORK/harness.log"; die "the harness ran past ${HARNESS_TIMEOUT} s (UG_HARNESS_TIMEOUT)"; }
 [ "$HRC" = 0 ] || { tail_of "$WORK/harness.log" 30; die "the harness failed (exit $HRC)"; }
 
 # 8. Scores.
 set +e
-"$PYTHON" - "$WORK" "$SN_ID" "$LQ_ID" <<'EOF'
+"$PYTHON" - "$WORK" "${IDS[@]}" <<'EOF'
 import json, sys
 from pathlib import Path
-work, sn, lq = Path(sys.argv[1]), sys.argv[2], sys.argv[3]
+work, ids = Path(sys.argv[1]), sys.argv[2:]
 text = (work / "harness-stdout.json").read_text()
 summary = json.loads(text[text.find("{"):text.rfind("}") + 1])
 print(json.dumps({k: v for k, v in summary.items() if k != "batch_report"}, indent=2))
+batch = json.loads(Path(summary["batch_report"]).read_text()) if summary.get("batch_report") else {}
+results = {r["task_id"]: r for r in batch.get("results", [])}
+EXTRA = ("closure_violated", "closure_disclosure_step", "closure_checked_step_count",
+         "schedule_stops_reached", "schedule_stop_count", "schedule_completed_in_order", "schedule_on_time_ratio",
+         "schedule_order_violation_count", "schedule_time_windows_parsed", "schedule_clock_active",
+         "multipoint_targets_visited", "multipoint_target_count", "multipoint_visit_order", "multipoint_route_efficiency",
+         "pedestrians_active", "pedestrian_count_max", "pedestrian_collision_count",
+         "rain_weather_active", "rain_exposure_time_ratio", "rain_exposure_counter_seconds",
+         "condition", "condition_applied", "condition_state_weather", "condition_state_time")
 ok = True
-for tid in (sn, lq):
+rows = []
+for tid in ids:
     rp = Path(summary["output_dir"]) / tid / "report.json"
     fail = rp.parent / "run_failure.json"
+    res = results.get(tid, {})
     if not rp.is_file() or fail.is_file():
         err = json.loads(fail.read_text()).get("error") if fail.is_file() else "no report.json"
         print(f"{tid}: FAILED: {err}")
+        rows.append({"task": tid, "kind": res.get("task_type") or tid.split("-")[0], "verdict": "error", "success": False,
+                     "steps": res.get("steps_completed"), "wall_seconds": res.get("elapsed_seconds"), "error": err})
         ok = False
         continue
     r = json.loads(rp.read_text())
     m = r.get("metrics") or {}
-    if tid == sn:
+    extra = " ".join(f"{k}={json.dumps(m[k])}" for k in EXTRA
+                     if k in m and not (k.startswith("closure_") and not m.get("closure_edge_count")))
+    if "placesearch_found" in m:
+        good = bool(m.get("answer_correct"))
+        print(f"{tid}: found={good} (the stub's judge: {m.get('placesearch_judge_reason')}) steps={m.get('steps_completed')} "
+              f"completion_event={m.get('completion_event')} path_length_meters={m.get('path_length_meters')}")
+    elif "answer_correct" in m:
+        good = bool(m.get("answer_correct"))
+        print(f"{tid}: answer={m.get('answer')} correct_answer={m.get('correct_answer')} answer_correct={good} steps={m.get('steps_completed')} "
+              f"completion_event={m.get('completion_event')}" + (f" {extra}" if extra else ""))
+    else:
         good = bool(m.get("reached_destination"))
         print(f"{tid}: success={good} distance_to_destination_meters={m.get('distance_to_destination_meters')} "
               f"(from {m.get('original_distance_meters')}, radius {m.get('arrival_radius_meters')}) steps={m.get('steps_completed')} "
-              f"completion_event={m.get('completion_event')} path_length_meters={m.get('path_length_meters')} sidewalk_time_ratio={m.get('sidewalk_time_ratio')}")
-    else:
-        good = bool(m.get("answer_correct"))
-        print(f"{tid}: answer={m.get('answer')} correct_answer={m.get('correct_answer')} answer_correct={good} steps={m.get('steps_completed')} "
-              f"completion_event={m.get('completion_event')}")
+              f"completion_event={m.get('completion_event')} path_length_meters={m.get('path_length_meters')} sidewalk_time_ratio={m.get('sidewalk_time_ratio')}"
+              + (f"\n  {extra}" if extra else ""))
     print(f"  report: {rp}" + (f"\n  video:  {r.get('video_path')} ({r.get('video_frame_count')} frames)" if r.get("video_path") else ""))
+    rows.append({"task": tid, "kind": r.get("task_type"), "verdict": "success" if good else "fail", "success": good,
+                 "steps": m.get("steps_completed"), "wall_seconds": res.get("elapsed_seconds"),
+                 "field": "answer_correct" if "answer_correct" in m else "reached_destination"})
     ok = ok and good
+(work / "results.json").write_text(json.dumps(rows, indent=2) + "\n")
+if len(ids) > 2:
+    print(f"\n{'task':36} {'kind':20} {'verdict':8} {'steps':>5} {'wall s':>7}")
+    for row in rows:
+        print(f"{row['task']:36} {str(row['kind']):20} {row['verdict']:8} {str(row['steps']):>5} {str(row['wall_seconds']):>7}")
+    print(f"(also in {work / 'results.json'})")
 reqs = [json.loads(l) for l in (work / "stub-requests.jsonl").read_text().splitlines() if l.strip()]
 imgs = [i for q in reqs for i in (q.get("image") or [])]
 sizes = sorted({i.get("size") for i in imgs if i.get("size")})
-print(f"stub model: {len(reqs)} requests, {len(imgs)} with an image ({', '.join(sizes)} JPEG, {min((i.get('bytes') or 0) for i in imgs) if imgs else 0}-{max((i.get('bytes') or 0) for i in imgs) if imgs else 0} bytes); log {work / 'stub-requests.jsonl'}")
+special = {k: sum(1 for q in reqs if q.get("kind") == k) for k in ("schedule_parse", "place_judge")}
+special_text = "".join(f", {n} {k.replace('_', ' ')}" for k, n in special.items() if n)
+print(f"stub model: {len(reqs)} requests{special_text}, {len(imgs)} with an image ({', '.join(sizes)} JPEG, {min((i.get('bytes') or 0) for i in imgs) if imgs else 0}-{max((i.get('bytes') or 0) for i in imgs) if imgs else 0} bytes); log {work / 'stub-requests.jsonl'}")
 sys.exit(0 if ok else 1)
 EOF
 RC=$?
 set -e
 say "arena:serve's records: $WORK/serve/serve-records.jsonl; everything is in $WORK"
-if [ "$RC" = 0 ]; then say "OK: SN reached its goal and LQ was answered correctly"; else say "FAILED: see above"; fi
+if [ "$RC" = 0 ]; then
+  if [ ${#TASKS[@]} -gt 0 ]; then say "OK: all ${#IDS[@]} tasks succeeded by the harness's verdict"; else say "OK: SN reached its goal and LQ was answered correctly"; fi
+else say "FAILED: see above"; fi
 exit "$RC"

@@ -8,25 +8,42 @@ proving that the harness, the server and the scoring work end to end.
 
 Script (--script FILE, JSON):
 
-    {"tasks": {"SN-short-navigation-07": {"marker": "Goal:  Lopez Cafe Railway (47.378990,...)",
+    {"tasks": {"SN-short-navigation-07": {"marker": ["[Short Navigation Task]", "Start: ...\nGoal:  ..."],
                                           "replies": [{"observation": ..., "reason": ..., "action": {...}}, ...]},
-               "LQ-landmark-qa-01":      {"marker": "Which of these shops ...\\nA. ...", "replies": [...]}}}
+               "LQ-landmark-qa-01":      {"marker": "Which of these shops ...\nA. ...", "replies": [...]},
+               "PS-place-search-01":     {"marker": [...], "replies": [...],
+                                          "judge": {"description": "Find a bus stop ...", "radius": 15,
+                                                    "georeference": {"lat": ..., "lon": ..., "height": ...},
+                                                    "places": [{"label": "Cherry Road bus stop", "x": -210.3, "y": -131.5}, ...]}}}}
 
-(a plain `{"MARKER": [replies...]}` mapping is accepted too). A request belongs to the task whose
-marker occurs in its system message + first user message (the harness puts the task text there:
-"Task:\\n..."); the longest matching marker wins. The reply is chosen by the turn: the number of
-assistant messages already in the conversation, not counting replies the harness rejected (those are
-followed by its "The response could not be executed" correction). The QA answer turn (the last user
-message says "Exploration is complete") gets the script's reply that has an "answer" key. Replies
-may be objects (sent as compact JSON) or strings (sent verbatim). Past the end of a script: a
-terminate. No marker matches: HTTP 400 with an OpenAI-style error (the harness does not retry it).
+(a plain `{"MARKER": [replies...]}` mapping is accepted too). A marker is a string or a list of
+strings; a request belongs to the task all of whose marker strings occur in its system message +
+first user message (the harness puts the task text there: "Task:\n..."); the most specific match
+(longest total marker) wins. The reply is chosen by the turn: the number of assistant messages
+already in the conversation, not counting replies the harness rejected (those are followed by its
+"The response could not be executed" correction). The QA answer turn (the last user message says
+"Exploration is complete") gets the script's reply that has an "answer" key. Replies may be objects
+(sent as compact JSON) or strings (sent verbatim). Past the end of a script: a terminate. No marker
+matches: HTTP 400 with an OpenAI-style error (the harness does not retry it).
+
+Two requests of UrbanGround's evaluators are not agent turns, and the stub answers them itself:
+
+- the schedule parse of SF tasks (tasks/schedule_window_nav/schedule.py PARSE_PROMPT): parsed from
+  the description in the prompt ("It is now HH:MM", then one numbered line per stop, "N. <activity>
+  at <place> (<address>), by HH:MM."), with exactly the stop count the prompt asks for;
+- the place-search judge (tasks/place_search/prompt.py JUDGE_PROMPT), which their harness asks an
+  evaluation LLM about the final screenshot. The stub does not look at the image: it reads the
+  avatar's position from the simulator (--state-url, GET /state) and says found=true only when it
+  stands within the script's judge radius of one of the places of the requested kind (Curbside's
+  own arrival rule for place search). Without --state-url it says found=false.
 
 Every request is logged as one JSON line (--log): time, model, max_tokens, message count and roles,
 whether an image was attached (media type, bytes, JPEG/PNG width × height), the task, the turn and
 the reply sent.
 
 Usage: stub_model.py --script replies.json --log requests.jsonl [--host 127.0.0.1] [--port 0]
-       [--port-file F]   (port 0: any free one; the port is written to F and printed on stderr)
+       [--port-file F] [--state-url http://127.0.0.1:PORT/state]
+       (port 0: any free one; the port is written to F and printed on stderr)
 Stdlib only; binds 127.0.0.1 by default.
 """
 from __future__ import annotations
@@ -35,10 +52,13 @@ import argparse
 import base64
 import binascii
 import json
+import math
+import re
 import struct
 import sys
 import threading
 import time
+import urllib.request
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
@@ -46,27 +66,112 @@ from typing import Any
 CORRECTION = "The response could not be executed"
 ANSWER_TURN = "Exploration is complete"
 TERMINATE = {"observation": "The scripted replies are used up.", "reason": "Nothing more to replay; stop.", "action": {"action": "terminate"}}
+# The first words of the two evaluator requests that are not agent turns (UrbanGround's
+# tasks/schedule_window_nav/schedule.py PARSE_PROMPT and tasks/place_search/prompt.py JUDGE_PROMPT).
+SCHEDULE_PARSE = "You are parsing a person's daily schedule"
+PLACE_JUDGE = "You are judging whether an embodied agent completed a place-type search task"
+
+
+def markers_of(value: Any) -> list[str] | None:
+    """A marker as a list of non-empty strings (a string is a one-element list), or None if invalid."""
+    if isinstance(value, str):
+        return [value] if value else None
+    if isinstance(value, list) and value and all(isinstance(m, str) and m for m in value):
+        return list(value)
+    return None
 
 
 def load_script(path: Path) -> dict[str, dict[str, Any]]:
-    """Returns {name: {"marker": str, "replies": list}}."""
+    """Returns {name: {"marker": [str, ...], "replies": list, "judge": dict | None}}."""
     doc = json.loads(path.read_text(encoding="utf-8"))
     if not isinstance(doc, dict):
         raise ValueError(f"{path}: expected a JSON object")
     tasks: dict[str, dict[str, Any]] = {}
     if isinstance(doc.get("tasks"), dict):
         for name, t in doc["tasks"].items():
-            if not isinstance(t, dict) or not isinstance(t.get("marker"), str) or not t["marker"] or not isinstance(t.get("replies"), list):
-                raise ValueError(f"{path}: tasks.{name}: expected {{\"marker\": non-empty string, \"replies\": [...]}}")
-            tasks[name] = {"marker": t["marker"], "replies": t["replies"]}
+            marker = markers_of(t.get("marker")) if isinstance(t, dict) else None
+            if marker is None or not isinstance(t.get("replies"), list):
+                raise ValueError(f"{path}: tasks.{name}: expected {{\"marker\": non-empty string or list of them, \"replies\": [...]}}")
+            judge = t.get("judge")
+            if judge is not None and not (isinstance(judge, dict) and isinstance(judge.get("description"), str)
+                                          and isinstance(judge.get("places"), list) and isinstance(judge.get("georeference"), dict)):
+                raise ValueError(f"{path}: tasks.{name}.judge: expected {{\"description\", \"places\", \"georeference\", \"radius\"}}")
+            tasks[name] = {"marker": marker, "replies": t["replies"], "judge": judge}
     else:
         for marker, replies in doc.items():
             if not marker or not isinstance(replies, list):
                 raise ValueError(f"{path}: {marker[:40]!r}: expected a list of replies")
-            tasks[marker[:40]] = {"marker": marker, "replies": replies}
+            tasks[marker[:40]] = {"marker": [marker], "replies": replies, "judge": None}
     if not tasks:
         raise ValueError(f"{path}: no tasks")
     return tasks
+
+
+# ── the SF schedule parse ──────────────────────────────────────────────────────────────────
+
+_NOW = re.compile(r"\b(?:it is now|it's now|it is currently|it's currently)\s+([01]?\d|2[0-3]):([0-5]\d)\b", re.I)
+_STOP = re.compile(r"^\s*(\d+)\.\s+(.+?)\s+at\s+(.+?)(?:\s+\([^()]*\))?,\s*by\s+([01]?\d|2[0-3]):([0-5]\d)\.?\s*$")
+_DWELL = re.compile(r"about\s+(\d+)\s+minutes\s+at\s+each", re.I)
+
+
+def parse_schedule_text(description: str) -> dict[str, Any]:
+    """UrbanGround's schedule JSON for a Curbside schedule description (see the module docstring)."""
+    now = _NOW.search(description)
+    appointments = []
+    for line in description.splitlines():
+        m = _STOP.match(line)
+        if m:
+            appointments.append({"place": m.group(3).strip(), "activity": m.group(2).strip(),
+                                 "time": f"{int(m.group(4)):02d}:{m.group(5)}"})
+    dwell = _DWELL.search(description)
+    return {
+        "current_time": f"{int(now.group(1)):02d}:{now.group(2)}" if now else None,
+        "appointments": appointments,
+        "total_deadline": None,
+        "dwell_minutes": int(dwell.group(1)) if dwell else None,
+    }
+
+
+# ── the PS judge: the avatar's position against the places of the kind ───────────────────
+
+_WGS84_A = 6_378_137.0
+_WGS84_F = 1 / 298.257223563
+_WGS84_E2 = _WGS84_F * (2 - _WGS84_F)
+
+
+def _ecef(lat: float, lon: float, height: float) -> tuple[float, float, float]:
+    phi, lam = math.radians(lat), math.radians(lon)
+    n = _WGS84_A / math.sqrt(1 - _WGS84_E2 * math.sin(phi) ** 2)
+    return ((n + height) * math.cos(phi) * math.cos(lam), (n + height) * math.cos(phi) * math.sin(lam),
+            (n * (1 - _WGS84_E2) + height) * math.sin(phi))
+
+
+def geodetic_to_world(georef: dict[str, float], lat: float, lon: float, height: float) -> tuple[float, float]:
+    """East and north (metres) of a WGS84 position in Curbside's world frame: ENU at the georeference
+    (src/world/georef.ts geodeticToWorld, exact on the WGS84 ellipsoid)."""
+    phi, lam = math.radians(float(georef["lat"])), math.radians(float(georef["lon"]))
+    sp, cp, sl, cl = math.sin(phi), math.cos(phi), math.sin(lam), math.cos(lam)
+    o = _ecef(float(georef["lat"]), float(georef["lon"]), float(georef.get("height", 0.0)))
+    q = _ecef(lat, lon, height)
+    dx, dy, dz = q[0] - o[0], q[1] - o[1], q[2] - o[2]
+    return (-sl * dx + cl * dy, -sp * cl * dx - sp * sl * dy + cp * dz)
+
+
+def judge_place(judge: dict[str, Any], state: dict[str, Any] | None) -> dict[str, Any]:
+    """The judge's JSON: found iff the avatar stands within the radius of a place of the kind."""
+    radius = float(judge.get("radius", 15.0))
+    if not state or "lat" not in state or "lon" not in state:
+        return {"found": False, "confidence": "low",
+                "reason": "Curbside stub judge: the simulator's /state could not be read, so arrival cannot be confirmed."}
+    x, y = geodetic_to_world(judge["georeference"], float(state["lat"]), float(state["lon"]),
+                             float(state.get("alt", judge["georeference"].get("height", 0.0))))
+    best = min(judge["places"], key=lambda p: math.hypot(float(p["x"]) - x, float(p["y"]) - y))
+    d = math.hypot(float(best["x"]) - x, float(best["y"]) - y)
+    found = d <= radius
+    return {"found": found, "confidence": "high",
+            "reason": (f"Curbside stub judge (from the simulator's position, not the image): the avatar stands "
+                       f"{d:.1f} m from {best.get('label', 'the nearest place of the kind')}, "
+                       f"{'within' if found else 'outside'} the {radius:g} m radius.")}
 
 
 def text_of(content: Any) -> str:
@@ -122,8 +227,9 @@ def images_of(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 class Stub:
-    def __init__(self, tasks: dict[str, dict[str, Any]], log_path: Path):
+    def __init__(self, tasks: dict[str, dict[str, Any]], log_path: Path, state_url: str | None = None):
         self.tasks = tasks
+        self.state_url = state_url
         self.log = log_path.open("a", encoding="utf-8")
         self.lock = threading.Lock()
         self.count = 0
@@ -139,8 +245,41 @@ class Stub:
         system = next((text_of(m.get("content")) for m in messages if m.get("role") == "system"), "")
         first_user = next((text_of(m.get("content")) for m in messages if m.get("role") == "user"), "")
         haystack = f"{system}\n{first_user}"
-        hits = [name for name, t in self.tasks.items() if t["marker"] in haystack]
-        return max(hits, key=lambda n: len(self.tasks[n]["marker"])) if hits else None
+        hits = [name for name, t in self.tasks.items() if all(m in haystack for m in t["marker"])]
+        return max(hits, key=lambda n: sum(len(m) for m in self.tasks[n]["marker"])) if hits else None
+
+    def read_state(self) -> dict[str, Any] | None:
+        if not self.state_url:
+            return None
+        try:
+            with urllib.request.urlopen(self.state_url, timeout=10) as r:
+                return json.loads(r.read())
+        except (OSError, ValueError):
+            return None
+
+    def evaluator_request(self, first_user: str, record: dict[str, Any]) -> Any:
+        """The reply to an evaluator's own request (schedule parse, place judge), or None for an agent turn."""
+        if first_user.startswith(SCHEDULE_PARSE):
+            record["kind"] = "schedule_parse"
+            text = first_user.split("Schedule text:", 1)[1] if "Schedule text:" in first_user else first_user
+            parsed = parse_schedule_text(text)
+            m = re.search(r"EXACTLY (\d+) entries", first_user)
+            if m and int(m.group(1)) != len(parsed["appointments"]):
+                record["warning"] = f"parsed {len(parsed['appointments'])} appointments, the prompt asks for {m.group(1)}"
+            return parsed
+        if first_user.startswith(PLACE_JUDGE):
+            record["kind"] = "place_judge"
+            m = re.search(r'The task given to the agent was: "(.*?)"\nThe agent', first_user, re.S)
+            description = m.group(1).strip() if m else ""
+            name = next((n for n, t in self.tasks.items() if t.get("judge") and t["judge"]["description"].strip() == description), None)
+            record["task"] = name
+            if name is None:
+                record["warning"] = "no scripted task has this place-search description"
+                return {"found": False, "confidence": "low", "reason": "Curbside stub judge: this task is not in the script, so arrival cannot be confirmed."}
+            state = self.read_state()
+            record["state"] = {k: state.get(k) for k in ("lat", "lon", "alt")} if state else None
+            return judge_place(self.tasks[name]["judge"], state)
+        return None
 
     @staticmethod
     def turn_of(messages: list[dict[str, Any]]) -> tuple[int, int]:
@@ -171,6 +310,10 @@ class Stub:
         }
         if rejected:
             record["rejected_before"] = rejected
+        first_user = next((text_of(m.get("content")) for m in messages if m.get("role") == "user"), "")
+        special = self.evaluator_request(first_user, record)
+        if special is not None:
+            return self.respond(request, record, special)
         if task is None:
             record["error"] = "no task marker matches"
             self.write_log(record)
@@ -190,6 +333,9 @@ class Stub:
             else:
                 content = TERMINATE
                 record["warning"] = f"script has {len(steps)} steps; turn {turn} past its end: terminate"
+        return self.respond(request, record, content)
+
+    def respond(self, request: dict[str, Any], record: dict[str, Any], content: Any) -> tuple[int, dict[str, Any]]:
         text = content if isinstance(content, str) else json.dumps(content, ensure_ascii=False)
         record["reply"] = content if isinstance(content, dict) else text[:200]
         self.write_log(record)
@@ -251,13 +397,14 @@ def main() -> None:
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=0, help="0: any free port")
     p.add_argument("--port-file", type=Path, help="write the bound port here once listening")
+    p.add_argument("--state-url", help="the simulator's GET /state URL, read by the place-search judge")
     o = p.parse_args()
     try:
         tasks = load_script(o.script)
     except (OSError, ValueError) as e:
         print(f"stub_model: {e}", file=sys.stderr)
         sys.exit(2)
-    stub = Stub(tasks, o.log)
+    stub = Stub(tasks, o.log, o.state_url)
     server = ThreadingHTTPServer((o.host, o.port), handler(stub))
     port = server.server_address[1]
     if o.port_file:
