@@ -8,6 +8,7 @@ import { createRng, deriveSeed } from '../../core/random';
 import { allocateSplatCloud, shRestCount, type SplatCloud } from '../../splats/splat-cloud';
 import { generateWorld } from '../world';
 import { assembleChunks, bakeChunk, chunkGrid } from './chunks';
+import type { SignStyle } from './sign';
 
 /** What to bake. */
 export interface BakeWorldOptions {
@@ -19,6 +20,8 @@ export interface BakeWorldOptions {
   shDegree: number;
   /** Keep only splats whose centre lies in [minX, minY, maxX, maxY] (world metres). */
   crop?: readonly [number, number, number, number];
+  /** How storefront signs draw their text (sign.ts; default: the city as shipped). */
+  signStyle?: SignStyle;
 }
 
 /** Adds seeded higher SH bands (|c| ≤ 0.05, falling with the band) to a degree-0 cloud. */
@@ -77,7 +80,7 @@ export function bakeWorldCloud(o: BakeWorldOptions, progress?: (done: number, to
   for (let id = 0; id < n; id++) {
     const c = grid.bounds.subarray(6 * id, 6 * id + 6);
     // Chunks whose grown bounds miss the crop hold no splat it keeps.
-    if (!o.crop || (c[3] >= o.crop[0] && c[0] <= o.crop[2] && c[4] >= o.crop[1] && c[1] <= o.crop[3])) chunks.push(bakeChunk(world, grid, id));
+    if (!o.crop || (c[3] >= o.crop[0] && c[0] <= o.crop[2] && c[4] >= o.crop[1] && c[1] <= o.crop[3])) chunks.push(bakeChunk(world, grid, id, { signStyle: o.signStyle }));
     progress?.(id + 1, n);
   }
   let cloud = assembleChunks(chunks);

@@ -9,14 +9,15 @@
  * extra metre on the ground floor). Upper floors have rows of windows (1.2 × 1.5 m, sill at 0.9 m,
  * one per 2.6–3.4 m bay); the ground floor of the street face has a door (1.2 × 2.3 m), shop windows
  * and a sign board above them: storefronts (a shop name from names.ts) get the name in legible text
- * (sign.ts) and half of them a striped awning, about half of the other buildings a board with
- * abstract lettering. Roofs: 0.5 m lattice (4 splats/m²,
+ * (sign.ts; the default font style as a light box sign 15 cm deep with dark lettering, the older
+ * bitmap style as a flat board) and half of them a striped awning, about half of the other buildings
+ * a board with abstract lettering. Roofs: 0.5 m lattice (4 splats/m²,
  * σ 0.33 m) with a parapet tint.
  */
 import { createRng } from '../../core/random';
 import type { StaticObject } from '../objects';
 import { hash01, valueNoise } from './noise';
-import { bakeSign, SIGN_OFFSET, signLayout, type SignLayout } from './sign';
+import { bakeSign, DEFAULT_SIGN_STYLE, signLayout, signOffset, type SignLayout, type SignStyle } from './sign';
 import { type SplatBuilder, X_AXIS, Y_AXIS, Z_AXIS, type Rgb } from './splat-builder';
 
 /** Facade lattice spacing, metres. */
@@ -44,6 +45,19 @@ const SIGN_PALETTE: Rgb[] = [[0.75, 0.1, 0.1], [0.1, 0.25, 0.6], [0.1, 0.45, 0.2
 /** Sign lettering: light on the dark boards, dark on the yellow one. */
 const INK_LIGHT: Rgb = [0.96, 0.96, 0.92];
 const INK_DARK: Rgb = [0.08, 0.08, 0.08];
+/**
+ * Board and ink of the font style's signs, by the index of the board colour drawn from
+ * SIGN_PALETTE: dark ink on a light board (cream / dark red, white / navy, pale green / dark green,
+ * yellow / black, light grey / black). Tesseract (SignReader: tesseract.js, Otsu binarisation)
+ * reads no light-on-dark text at all, even a perfect rendering at 40-pixel letters.
+ */
+const FONT_SIGN_COLOURS: { board: Rgb; ink: Rgb }[] = [
+  { board: [0.94, 0.9, 0.8], ink: [0.42, 0.04, 0.04] },
+  { board: [0.96, 0.96, 0.94], ink: [0.05, 0.1, 0.32] },
+  { board: [0.84, 0.93, 0.85], ink: [0.03, 0.25, 0.1] },
+  { board: [0.95, 0.8, 0.25], ink: [0.06, 0.06, 0.06] },
+  { board: [0.85, 0.85, 0.83], ink: [0.06, 0.06, 0.06] },
+];
 const GLASS: Rgb = [0.22, 0.3, 0.38];
 /** A window lit from inside (15 % of the upper-floor windows; emissive). */
 const LIT_WINDOW: Rgb = [0.75, 0.68, 0.45];
@@ -68,20 +82,22 @@ const SIGN_BAND: [number, number] = [FLOOR_HEIGHT + GROUND_FLOOR_EXTRA - 1.3, FL
 
 /**
  * Where a storefront's sign board with `text` goes: centred on the street face, in the band above
- * the shop windows (0.9 m high, at most 8 m and the wall's length less 1 m wide), {@link SIGN_OFFSET}
- * in front of the wall; `along` is the reading direction (the wall's direction seen from the street),
- * `normal` the wall's outward normal. Null when the text does not fit (sign.ts: signLayout).
+ * the shop windows (0.9 m high, at most 8 m and the wall's length less 1 m wide), `offset` metres in
+ * front of the wall (sign.ts: signOffset); `along` is the reading direction (the wall's direction
+ * seen from the street), `normal` the wall's outward normal; the text set in `style` (sign.ts).
+ * World frame, metres. Null when the text does not fit (sign.ts: signLayout).
  */
-export function storefrontSign(b: StaticObject, baseZ: number, text: string): { layout: SignLayout; centre: [number, number, number]; along: [number, number]; normal: [number, number] } | null {
+export function storefrontSign(b: StaticObject, baseZ: number, text: string, style: SignStyle = DEFAULT_SIGN_STYLE): { layout: SignLayout; centre: [number, number, number]; along: [number, number]; normal: [number, number]; offset: number } | null {
   const fp = b.footprint, c = frontEdgeOf(b);
   const [ax, ay] = fp[(c + fp.length - 1) % fp.length], [bx, by] = fp[c];
   const len = Math.hypot(bx - ax, by - ay);
   const dx = (bx - ax) / len, dy = (by - ay) / len;
-  const layout = signLayout(text, Math.min(len - 1, 8), SIGN_BAND[1] - SIGN_BAND[0]);
+  const layout = signLayout(text, Math.min(len - 1, 8), SIGN_BAND[1] - SIGN_BAND[0], style);
   if (!layout) return null;
   const normal: [number, number] = [dy, -dx];
-  const centre: [number, number, number] = [(ax + bx) / 2 + normal[0] * SIGN_OFFSET, (ay + by) / 2 + normal[1] * SIGN_OFFSET, baseZ + (SIGN_BAND[0] + SIGN_BAND[1]) / 2];
-  return { layout, centre, along: [dx, dy], normal };
+  const offset = signOffset(style);
+  const centre: [number, number, number] = [(ax + bx) / 2 + normal[0] * offset, (ay + by) / 2 + normal[1] * offset, baseZ + (SIGN_BAND[0] + SIGN_BAND[1]) / 2];
+  return { layout, centre, along: [dx, dy], normal, offset };
 }
 
 /**
@@ -92,14 +108,15 @@ export function storefrontSign(b: StaticObject, baseZ: number, text: string): { 
  * @param worldSeed seeds the facade style through `createRng(worldSeed).fork('facade' + id)`.
  * @param signText the shop's name (names.ts: `shopSigns`): a board with it in legible text
  *   ({@link storefrontSign}); without it, about half the buildings get a board with abstract lettering.
+ * @param signStyle how the sign's text is drawn (sign.ts: `font`, the default, or the older 5 × 7 `bitmap`).
  */
-export function bakeBuilding(b: StaticObject, baseZ: number, worldSeed: number, out: SplatBuilder, signText?: string | null): void {
+export function bakeBuilding(b: StaticObject, baseZ: number, worldSeed: number, out: SplatBuilder, signText?: string | null, signStyle: SignStyle = DEFAULT_SIGN_STYLE): void {
   const rng = createRng(worldSeed).fork(`facade${b.id}`);
   const wall = rng.pick(WALL_PALETTE);
   const trim: Rgb = [wall[0] * 0.8, wall[1] * 0.8, wall[2] * 0.8];
   const bay = rng.range(2.6, 3.4);
   const winW = rng.range(1.0, 1.4), winH = rng.range(1.3, 1.7), sill = 0.9;
-  const sign = signText ? storefrontSign(b, baseZ, signText) : null;
+  const sign = signText ? storefrontSign(b, baseZ, signText, signStyle) : null;
   const hasSign = rng.next() < 0.55 || sign !== null;
   const signCol = rng.pick(SIGN_PALETTE);
   const shopfront = rng.next() < 0.6;
@@ -108,8 +125,14 @@ export function bakeBuilding(b: StaticObject, baseZ: number, worldSeed: number, 
   const groundTop = FLOOR_HEIGHT + GROUND_FLOOR_EXTRA;
   const fp = b.footprint;
   const frontEdge = frontEdgeOf(b);
+  // A box sign (the font style) stands proud of the wall: the wall behind it gets small backing splats
+  // (σ BACKING × the lattice's) so their tails never reach the letters in front (sign.ts: FONT_SIGN_OFFSET).
+  const box = sign && sign.layout.style === 'font' ? { half: sign.layout.width / 2, z0: sign.centre[2] - baseZ - sign.layout.height / 2, z1: sign.centre[2] - baseZ + sign.layout.height / 2 } : null;
+  // The board's colours; the sign band of the wall behind it takes the board's colour.
+  const { board, ink } = sign?.layout.style === 'font' ? FONT_SIGN_COLOURS[SIGN_PALETTE.indexOf(signCol)] : { board: signCol, ink: signCol === SIGN_PALETTE[3] ? INK_DARK : INK_LIGHT };
   if (sign) {
-    bakeSign(out, sign.layout, sign.centre, sign.along, signCol, signCol === SIGN_PALETTE[3] ? INK_DARK : INK_LIGHT);
+    bakeSign(out, sign.layout, sign.centre, sign.along, board, ink);
+    if (box) bakeSignBox(out, sign, board);
     // Half the storefronts have a striped awning over their windows, under the sign.
     if (hash01(seed, 77, 0) < 0.5) bakeAwning(out, sign, baseZ, AWNING_PALETTE[Math.floor(hash01(seed, 78, 0) * AWNING_PALETTE.length)]);
   }
@@ -150,7 +173,7 @@ export function bakeBuilding(b: StaticObject, baseZ: number, worldSeed: number, 
           else if (isFront && hasSign && z > groundTop - 1.3 && z < groundTop - 0.4 && Math.abs(t - len / 2) < Math.min(len / 2 - 0.5, 4)) {
             // Sign board with light "lettering" blocks.
             const letter = !sign && z > groundTop - 1.05 && z < groundTop - 0.65 && hash01(seed, Math.floor(t / 0.3), 9) < 0.6 && Math.abs(t - len / 2) < Math.min(len / 2 - 0.9, 3.4);
-            col = letter ? [0.95, 0.95, 0.9] : signCol;
+            col = letter ? [0.95, 0.95, 0.9] : board;
             k = 1;
           } else if (isFront && shopfront && z > 0.5 && z < groundTop - 1.5 && Math.abs(inBay) < bayW / 2 - 0.35) {
             col = GLASS; k = 0.8 + 0.4 * (z / groundTop);
@@ -167,7 +190,8 @@ export function bakeBuilding(b: StaticObject, baseZ: number, worldSeed: number, 
             col = FRAME; k = grain;
           }
         }
-        out.add(x, y, baseZ + z, u, Z_AXIS, s, s, [col[0] * k, col[1] * k, col[2] * k]);
+        const backing = box !== null && isFront && Math.abs(t - len / 2) < box.half && z > box.z0 && z < box.z1 ? BACKING : 1;
+        out.add(x, y, baseZ + z, u, Z_AXIS, s * backing, s * backing, [col[0] * k, col[1] * k, col[2] * k]);
         out.emission = 0;
       }
     }
@@ -183,6 +207,36 @@ export function bakeBuilding(b: StaticObject, baseZ: number, worldSeed: number, 
       if (!insideConvex(x, y, fp, 0.1)) continue;
       const k = 0.35 + 0.15 * hash01(seed, i, j, 99);
       out.add(x, y, baseZ + H, X_AXIS, Y_AXIS, 0.66 * R, 0.66 * R, [k, k, k * 1.02]);
+    }
+  }
+}
+
+/** Size of the wall's splats behind a box sign, relative to the lattice's. */
+const BACKING = 0.25;
+/** Spacing of the splats along a box sign's rim, metres. */
+const RIM_STEP = 0.15;
+
+/**
+ * The rim of a box sign (the font style's board, `sign.offset` in front of the wall): its top,
+ * bottom and end faces, one row of splats each across the box's depth, in the board's colour
+ * darkened by a quarter.
+ */
+function bakeSignBox(out: SplatBuilder, sign: NonNullable<ReturnType<typeof storefrontSign>>, color: Rgb): void {
+  const [nx, ny] = sign.normal, [ax, ay] = sign.along;
+  const rim: Rgb = [color[0] * 0.75, color[1] * 0.75, color[2] * 0.75];
+  const n = [nx, ny, 0], along = [ax, ay, 0];
+  const hw = sign.layout.width / 2, hh = sign.layout.height / 2, d = sign.offset;
+  // Centre of the face, half way between the wall and the board.
+  const [cx, cy, cz] = [sign.centre[0] - (nx * d) / 2, sign.centre[1] - (ny * d) / 2, sign.centre[2]];
+  const nu = Math.max(1, Math.round((2 * hw) / RIM_STEP)), nv = Math.max(1, Math.round((2 * hh) / RIM_STEP));
+  for (const side of [-1, 1]) {
+    for (let i = 0; i < nu; i++) {
+      const a = -hw + ((i + 0.5) / nu) * 2 * hw;
+      out.add(cx + ax * a, cy + ay * a, cz + side * hh, along, n, 0.6 * ((2 * hw) / nu), 0.5 * d, rim);
+    }
+    for (let j = 0; j < nv; j++) {
+      const b = -hh + ((j + 0.5) / nv) * 2 * hh;
+      out.add(cx + ax * side * hw, cy + ay * side * hw, cz + b, Z_AXIS, n, 0.6 * ((2 * hh) / nv), 0.5 * d, rim);
     }
   }
 }
@@ -209,7 +263,7 @@ function bakeAwning(out: SplatBuilder, sign: NonNullable<ReturnType<typeof store
     const rgb = Math.floor((a + w / 2) / 0.3) % 2 === 0 ? color : ([0.92, 0.92, 0.88] as Rgb);
     for (let j = 0; j < nv; j++) {
       const b = ((j + 0.5) / nv) * slope;
-      const x = sign.centre[0] - nx * SIGN_OFFSET + ax * a + v[0] * b, y = sign.centre[1] - ny * SIGN_OFFSET + ay * a + v[1] * b;
+      const x = sign.centre[0] - nx * sign.offset + ax * a + v[0] * b, y = sign.centre[1] - ny * sign.offset + ay * a + v[1] * b;
       out.add(x, y, top + v[2] * b, u, v, 0.7 * step, 0.7 * step, rgb);
     }
   }

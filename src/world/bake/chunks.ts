@@ -24,6 +24,7 @@ import { bakeFurniture } from './furniture';
 import { bakeCurbFaces, bakeGroundZones, bakeLaneMarkings, bakeSlabJoints, bakeZebraStripes, inHalfOpenBox } from './ground';
 import { deriveSeed } from '../../core/random';
 import { SplatBuilder } from './splat-builder';
+import { DEFAULT_SIGN_STYLE, type SignStyle } from './sign';
 import type { SplatBackground } from '../../splats/splat-background';
 
 /** Default chunk side length, metres. */
@@ -42,6 +43,12 @@ export interface ChunkGrid {
   ny: number;
   /** Per chunk id, `[minX, minY, minZ, maxX, maxY, maxZ]` world metres: its square grown by the objects it owns, z from 0 to the tallest. */
   bounds: Float64Array;
+}
+
+/** Choices of how a world is baked (defaults: the city as shipped). */
+export interface BakeOptions {
+  /** How storefront signs draw their text (sign.ts; default {@link DEFAULT_SIGN_STYLE}). */
+  signStyle?: SignStyle;
 }
 
 /** A baked chunk: splats with positions relative to `origin` (world frame, metres). */
@@ -99,12 +106,12 @@ export function chunkSquare(grid: ChunkGrid, id: number): Box {
 }
 
 /**
- * Bakes one chunk of the world to splats (deterministic: a pure function of the world, the grid
- * and the id).
+ * Bakes one chunk of the world to splats (deterministic: a pure function of the world, the grid,
+ * the id and the options).
  *
  * @throws RangeError when `id` is not a chunk of `grid`.
  */
-export function bakeChunk(world: World, grid: ChunkGrid, id: number): BakedChunk {
+export function bakeChunk(world: World, grid: ChunkGrid, id: number, options: BakeOptions = {}): BakedChunk {
   if (!Number.isInteger(id) || id < 0 || id >= grid.nx * grid.ny) throw new RangeError(`bakeChunk: no chunk ${id} in a ${grid.nx}×${grid.ny} grid`);
   const box = chunkSquare(grid, id);
   const seed = deriveSeed(world.seed, 'bake');
@@ -117,7 +124,7 @@ export function bakeChunk(world: World, grid: ChunkGrid, id: number): BakedChunk
   const signs = shopSigns(world);
   for (const ob of world.obstacles) {
     if (!inHalfOpenBox(box, ob.centre[0], ob.centre[1])) continue;
-    if (ob.kind === 'building') bakeBuilding(ob, world.curbHeight, world.seed, out, signs.get(ob.id));
+    if (ob.kind === 'building') bakeBuilding(ob, world.curbHeight, world.seed, out, signs.get(ob.id), options.signStyle ?? DEFAULT_SIGN_STYLE);
     else bakeFurniture(world, ob, groundHeight(world, ob.centre[0], ob.centre[1]), seed, out);
   }
   const origin: [number, number, number] = [box[0], box[1], 0];
@@ -212,8 +219,11 @@ export class ChunkedWorld implements SplatBackground {
   private visibleKey = '';
   private current: SplatCloud | null = null;
 
-  /** @throws RangeError when `chunkSize` is outside [8, 512] m. */
-  constructor(readonly world: World, chunkSize = DEFAULT_CHUNK_SIZE) {
+  /**
+   * @param options how chunks are baked ({@link bakeChunk}).
+   * @throws RangeError when `chunkSize` is outside [8, 512] m.
+   */
+  constructor(readonly world: World, chunkSize = DEFAULT_CHUNK_SIZE, private readonly options: BakeOptions = {}) {
     this.grid = chunkGrid(world, chunkSize);
   }
 
@@ -221,7 +231,7 @@ export class ChunkedWorld implements SplatBackground {
   chunk(id: number): BakedChunk {
     let c = this.cache.get(id);
     if (!c) {
-      c = bakeChunk(this.world, this.grid, id);
+      c = bakeChunk(this.world, this.grid, id, this.options);
       this.cache.set(id, c);
     }
     return c;

@@ -1,0 +1,273 @@
+/**
+ * `npm run bench:signs -- [--per-world 6] [--out bench/out/signs] [--gpu] [--write]`: can tesseract
+ * read the storefront signs from the arena's eye? Old (5 × 7 bitmap) and new (DejaVu Sans Bold
+ * atlas) sign styles side by side in one run, on the default world (seed 1, 400 m) and the arena's
+ * (CITYARENA_WORLD: seed 1, 600 m):
+ *
+ * - viewpoints: storefronts in a seeded order; for each, a standing point on walkable ground at 4, 6,
+ *   8 and 10 m (horizontal distance) from the board's centre, as square to the board as possible
+ *   (turned off its normal by 0°, ±5°, … ±45°, the first that works), with no obstacle taller than
+ *   the eye between it and the board's ends and centre, and the whole board inside the frame; the
+ *   first `--per-world` storefronts with a viewpoint at every distance are used (the same
+ *   viewpoints for both styles);
+ * - the view: 640 × 480, 60° vertical field of view, eye at the arena's EYE_HEIGHT (1.6 m), turned
+ *   towards the board's centre and looking up by the least pitch of 0°, 5°, … 40° that frames the
+ *   whole board (an arena agent's `look up`; level where it can: tilting up converges the
+ *   letters' verticals, and tesseract reads a leaning I as a backslash); the splats of the chunks the arena's view would select (ChunkedWorld's
+ *   60 m view distance) baked in Node in the style, rendered by the headless page (a scene view:
+ *   the same splat renderer and sky as the arena's first-person view, no pedestrians);
+ * - the reading: SignReader (tesseract.js, offline, sparse text, the image in grey; tesseract's
+ *   global Otsu binarisation), and beside it the same tesseract with local (Sauvola) binarisation
+ *   (`thresholding_method` 2), which tells the sign's legibility apart from the reader's: Otsu
+ *   loses dark lettering on a light board that sits on a darker facade; exact when the
+ *   storefront's full name appears in the text, both lower-cased with whitespace runs made single
+ *   spaces (and typographic quotes made straight).
+ *
+ * Prints the reading table (style, distance, viewpoints, exact reads, rate) and the splat costs
+ * (per sign, per world, bake time); writes PNGs of the first storefronts' viewpoints per style and
+ * every OCR text (results.json) under `--out`. `--write` also replaces the `signs` section of
+ * bench/RESULTS.md.
+ */
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { Command } from 'commander';
+import { createRng } from '../src/core/random';
+import { cameraModel, worldToCamera, type PinholeCamera, type Vec3 } from '../src/gpu/camera';
+import { EYE_HEIGHT } from '../src/arena/episode';
+import Tesseract from 'tesseract.js';
+import { englishModelDir, greyPng, SignReader } from '../src/arena/agents/sign-reader';
+import { CITYARENA_WORLD } from '../src/arena/generate/suite';
+import { writePly } from '../src/splats/formats/ply-writer';
+import { storefrontSign } from '../src/world/bake/buildings';
+import { assembleChunks, ChunkedWorld, DEFAULT_CHUNK_SIZE, DEFAULT_VIEW_DISTANCE, selectChunks } from '../src/world/bake/chunks';
+import { bakeSign, SIGN_STYLES, type SignStyle } from '../src/world/bake/sign';
+import { SplatBuilder } from '../src/world/bake/splat-builder';
+import { shopSigns } from '../src/world/names';
+import { isWalkable, obstaclesInBox, obstaclesNear } from '../src/world/queries';
+import { DEFAULT_WORLD_SIZE, generateWorld, type World } from '../src/world/world';
+import { machineLine, markdownTable, writeResultsSection } from '../src/cli/results-file';
+import { runCli } from '../src/cli/run-cli';
+import { positiveInt } from '../src/cli/parse';
+import { withHarness } from '../src/tools/browser-harness';
+
+const program = new Command('bench:signs')
+  .description('Tesseract reading rate of storefront names from arena viewpoints at 4–10 m, old and new sign styles side by side.')
+  .option('--per-world <N>', 'storefronts per world (4 viewpoints each)', positiveInt(50), 6)
+  .option('--out <DIR>', 'folder for the images and results.json', 'bench/out/signs')
+  .option('--images <N>', 'storefronts per world whose views are saved as PNG', positiveInt(50), 2)
+  .option('--gpu', "render with the machine's GPU instead of SwiftShader")
+  .option('--write', 'also write the section `signs` of bench/RESULTS.md');
+
+/** Distances from the board's centre, metres. */
+const DISTANCES = [4, 6, 8, 10] as const;
+/** Camera pitches tried, degrees up, in order. */
+const PITCHES = [0, 5, 10, 15, 20, 25, 30, 35, 40];
+/** Turns off the board's normal tried, degrees, in order. */
+const TURNS = [0, ...Array.from({ length: 9 }, (_, k) => [5 * (k + 1), -5 * (k + 1)]).flat()];
+const CAMERA = { width: 640, height: 480, fovYDeg: 60 };
+/** Frame margin the board's corners must keep, pixels. */
+const FRAME_MARGIN = 8;
+
+interface Viewpoint {
+  world: number;
+  shop: string;
+  buildingId: number;
+  distance: number;
+  turnDeg: number;
+  /** Camera pitch, degrees up. */
+  pitchDeg: number;
+  eye: Vec3;
+  target: Vec3;
+}
+
+const camera = (eye: Vec3, target: Vec3): PinholeCamera => ({ eye, target, up: [0, 0, 1], fovYDeg: CAMERA.fovYDeg, width: CAMERA.width, height: CAMERA.height, near: 0.02, far: 500 });
+
+/** Distance from point p to segment ab (2D). */
+function segmentDistance(p: readonly number[], a: readonly number[], b: readonly number[]): number {
+  const dx = b[0] - a[0], dy = b[1] - a[1];
+  const t = Math.max(0, Math.min(1, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / (dx * dx + dy * dy || 1)));
+  return Math.hypot(p[0] - a[0] - t * dx, p[1] - a[1] - t * dy);
+}
+
+/** The viewpoint of a storefront at `distance` (see the module comment), or why there is none. */
+function viewpointAt(world: World, buildingId: number, shop: string, distance: number): Viewpoint | string {
+  const b = world.obstacles.find((o) => o.id === buildingId)!;
+  const signs = SIGN_STYLES.map((s) => storefrontSign(b, world.curbHeight, shop, s));
+  if (signs.some((s) => !s)) return 'no sign';
+  const { centre: c, normal: n, along: a } = signs[0]!;
+  const half = Math.max(...signs.map((s) => s!.layout.width)) / 2;
+  const height = Math.max(...signs.map((s) => s!.layout.height)) / 2;
+  const ends = [[c[0] - a[0] * half, c[1] - a[1] * half], [c[0], c[1]], [c[0] + a[0] * half, c[1] + a[1] * half]];
+  let why = 'not walkable';
+  for (const turn of TURNS) {
+    const r = (turn * Math.PI) / 180;
+    const p = [c[0] + distance * (Math.cos(r) * n[0] + Math.sin(r) * a[0]), c[1] + distance * (Math.cos(r) * n[1] + Math.sin(r) * a[1])];
+    if (!isWalkable(world, p[0], p[1])) continue;
+    if (obstaclesNear(world, p as [number, number], 0.4).length > 0) { why = 'standing in an obstacle'; continue; }
+    const box: [number, number, number, number] = [Math.min(p[0], ...ends.map((e) => e[0])) - 8, Math.min(p[1], ...ends.map((e) => e[1])) - 8, Math.max(p[0], ...ends.map((e) => e[0])) + 8, Math.max(p[1], ...ends.map((e) => e[1])) + 8];
+    const blocked = obstaclesInBox(world, box).some((o) => o.id !== b.id && o.height > EYE_HEIGHT && ends.some((e) => segmentDistance(o.centre, p, e) < Math.max(o.radius, o.canopyRadius)));
+    if (blocked) { why = 'sight line blocked'; continue; }
+    const eye: Vec3 = [p[0], p[1], EYE_HEIGHT];
+    // Turned towards the board, looking up by the least pitch (0°, 5°, …) that frames all of it.
+    const yaw = Math.atan2(c[1] - p[1], c[0] - p[0]);
+    for (const pitchDeg of PITCHES) {
+      const pr = (pitchDeg * Math.PI) / 180;
+      const target: Vec3 = [p[0] + Math.cos(yaw) * Math.cos(pr), p[1] + Math.sin(yaw) * Math.cos(pr), EYE_HEIGHT + Math.sin(pr)];
+      const m = cameraModel(camera(eye, target));
+      const inFrame = [-1, 1].every((sa) => [-1, 1].every((sb) => {
+        const q = worldToCamera(m, [c[0] + a[0] * half * sa, c[1] + a[1] * half * sa, c[2] + height * sb]);
+        if (q[2] <= 0) return false;
+        const u = m.fx * (q[0] / q[2]) + m.cx, v = m.fy * (q[1] / q[2]) + m.cy;
+        return u >= FRAME_MARGIN && v >= FRAME_MARGIN && u < CAMERA.width - FRAME_MARGIN && v < CAMERA.height - FRAME_MARGIN;
+      }));
+      if (inFrame) return { world: world.size, shop, buildingId, distance, turnDeg: turn, pitchDeg, eye, target };
+    }
+    why = 'board not in the frame';
+  }
+  return why;
+}
+
+/** The first `per` storefronts (seeded order) with a viewpoint at every distance; the reasons others were passed over. */
+function chooseViewpoints(world: World, per: number): { views: Viewpoint[]; skipped: Map<string, number> } {
+  const shops = [...shopSigns(world)];
+  const rng = createRng(world.seed).fork(`bench-signs-${world.size}`);
+  for (let i = shops.length - 1; i > 0; i--) {
+    const j = rng.int(0, i);
+    [shops[i], shops[j]] = [shops[j], shops[i]];
+  }
+  const views: Viewpoint[] = [];
+  const skipped = new Map<string, number>();
+  let used = 0;
+  for (const [id, shop] of shops) {
+    if (used === per) break;
+    const vs = DISTANCES.map((d) => viewpointAt(world, id, shop, d));
+    const bad = vs.find((v) => typeof v === 'string') as string | undefined;
+    if (bad) {
+      skipped.set(bad, (skipped.get(bad) ?? 0) + 1);
+      continue;
+    }
+    views.push(...(vs as Viewpoint[]));
+    used++;
+  }
+  return { views, skipped };
+}
+
+/** Lower case, whitespace runs as single spaces, typographic quotes straight. */
+export function normaliseText(s: string): string {
+  return s.toLowerCase().replace(/[‘’`´]/g, "'").replace(/\s+/g, ' ').trim();
+}
+
+/** Splats of every chunk of a world in a style, its storefront signs' splats, and the bake time. */
+function worldCost(world: World, style: SignStyle): { total: number; signs: number; signSplats: number; maxSign: number; seconds: number } {
+  const t0 = performance.now();
+  const cw = new ChunkedWorld(world, DEFAULT_CHUNK_SIZE, { signStyle: style });
+  let total = 0;
+  for (let id = 0; id < cw.grid.nx * cw.grid.ny; id++) total += cw.chunk(id).cloud.count;
+  const seconds = (performance.now() - t0) / 1000;
+  let signs = 0, signSplats = 0, maxSign = 0;
+  for (const [id, text] of shopSigns(world)) {
+    const s = storefrontSign(world.obstacles.find((o) => o.id === id)!, world.curbHeight, text, style);
+    if (!s) continue;
+    const out = new SplatBuilder();
+    bakeSign(out, s.layout, s.centre, s.along, [0.5, 0.1, 0.1], [1, 1, 1]);
+    signs++;
+    signSplats += out.count;
+    maxSign = Math.max(maxSign, out.count);
+  }
+  return { total, signs, signSplats, maxSign, seconds };
+}
+
+runCli(async () => {
+  program.parse();
+  const o = program.opts<{ perWorld: number; out: string; images: number; gpu?: boolean; write?: boolean }>();
+  const out = resolve(o.out);
+  mkdirSync(out, { recursive: true });
+  const worlds = [generateWorld({ seed: 1, size: DEFAULT_WORLD_SIZE }), generateWorld({ seed: CITYARENA_WORLD.seed, size: CITYARENA_WORLD.size })];
+  const costRows: (string | number)[][] = [];
+  for (const w of worlds) {
+    for (const style of SIGN_STYLES) {
+      const c = worldCost(w, style);
+      costRows.push([`${w.seed} (${w.size} m)`, style, c.signs, Math.round(c.signSplats / c.signs), c.maxSign, c.signSplats.toLocaleString('en'), c.total.toLocaleString('en'), c.seconds.toFixed(1)]);
+      process.stderr.write(`cost: world ${w.seed}/${w.size} ${style}: ${c.total} splats\n`);
+    }
+  }
+  const chosen = worlds.map((w) => ({ world: w, ...chooseViewpoints(w, o.perWorld) }));
+  for (const c of chosen) process.stderr.write(`world ${c.world.seed}/${c.world.size}: ${c.views.length} viewpoints; passed over: ${[...c.skipped].map(([k, v]) => `${v} ${k}`).join(', ') || 'none'}\n`);
+  const reader = await SignReader.create();
+  const sauvola = await Tesseract.createWorker('eng', Tesseract.OEM.LSTM_ONLY, { langPath: englishModelDir(), gzip: true, cacheMethod: 'none' });
+  await sauvola.setParameters({ tessedit_pageseg_mode: Tesseract.PSM.SPARSE_TEXT, user_defined_dpi: '96', thresholding_method: '2' } as Partial<Tesseract.WorkerParams>);
+  const results: { style: SignStyle; view: Viewpoint; text: string; exact: boolean; sauvolaText: string; sauvolaExact: boolean; image?: string }[] = [];
+  let adapter = '';
+  try {
+    await withHarness({ hardwareGpu: o.gpu }, async (h) => {
+      for (const { world, views } of chosen) {
+        for (const style of SIGN_STYLES) {
+          // The chunks the arena's view would draw from each viewpoint, baked in this style.
+          const cw = new ChunkedWorld(world, DEFAULT_CHUNK_SIZE, { signStyle: style });
+          const ids = [...new Set(views.flatMap((v) => selectChunks(cw.grid, camera(v.eye, v.target), { viewDistance: DEFAULT_VIEW_DISTANCE })))].sort((a, b) => a - b);
+          const cloud = assembleChunks(ids.map((id) => cw.chunk(id)));
+          const ply = join(out, `world${world.seed}-${world.size}-${style}.ply`);
+          const parts: Uint8Array[] = [];
+          writePly(cloud, (b) => void parts.push(b.slice()));
+          writeFileSync(ply, Buffer.concat(parts));
+          const served = await h.serveFile(ply);
+          const sceneText = JSON.stringify({ format: 'curbside-scene', version: 2, name: `world ${world.seed} ${style} signs`, capture: `${served.name}`, transform: {}, groundHeight: world.curbHeight, bounds: world.bounds, walkable: { sidewalk: [], crosswalk: [] } });
+          const opened = await h.call('openSceneView', { sceneText, sceneName: `${style}.json`, captureUrl: served.url, captureName: served.name, width: CAMERA.width, height: CAMERA.height, fovYDeg: CAMERA.fovYDeg, eye: views[0].eye, target: views[0].target, up: [0, 0, 1] });
+          adapter = opened.adapter;
+          try {
+            const saved = new Set(views.map((v) => v.buildingId).filter((id, k, a) => a.indexOf(id) === k).slice(0, o.images));
+            for (const [k, v] of views.entries()) {
+              const f = await h.call('renderViewFrame', { session: opened.session, orbitDeg: 0, pose: { eye: v.eye, target: v.target }, encode: { format: 'png' } });
+              const png = new Uint8Array(Buffer.from(f.encodedBase64 ?? '', 'base64'));
+              const text = (await reader.read(png)).text;
+              const exact = normaliseText(text).includes(normaliseText(v.shop));
+              const sauvolaText = (await sauvola.recognize(greyPng(png))).data.text;
+              const sauvolaExact = normaliseText(sauvolaText).includes(normaliseText(v.shop));
+              let image: string | undefined;
+              if (saved.has(v.buildingId)) {
+                image = `w${world.size}-b${v.buildingId}-${v.distance}m-${style}.png`;
+                writeFileSync(join(out, image), png);
+              }
+              results.push({ style, view: v, text, exact, sauvolaText, sauvolaExact, image });
+              process.stderr.write(`world ${world.size} ${style} ${k + 1}/${views.length} ${v.distance} m "${v.shop}": ${exact ? 'exact' : 'no'}/${sauvolaExact ? 'exact' : 'no'} (${JSON.stringify(normaliseText(text).slice(0, 50))})\n`);
+            }
+          } finally {
+            await h.call('closeView', { session: opened.session });
+            rmSync(ply, { force: true });
+          }
+        }
+      }
+    });
+  } finally {
+    await reader.terminate();
+    await sauvola.terminate();
+  }
+  const rows: (string | number)[][] = [];
+  for (const style of SIGN_STYLES) {
+    for (const d of [...DISTANCES, 0]) {
+      const rs = results.filter((r) => r.style === style && (d === 0 || r.view.distance === d));
+      const exact = rs.filter((r) => r.exact).length, local = rs.filter((r) => r.sauvolaExact).length;
+      const pct = (k: number) => `${((100 * k) / Math.max(1, rs.length)).toFixed(1)} %`;
+      rows.push([style, d === 0 ? 'all' : `${d} m`, rs.length, exact, pct(exact), local, pct(local)]);
+    }
+  }
+  writeFileSync(join(out, 'results.json'), `${JSON.stringify(results, null, 1)}\n`);
+  const software = !o.gpu || /swiftshader/i.test(adapter);
+  const nViews = chosen.reduce((s, c) => s + c.views.length, 0);
+  const body = [
+    `## Storefront signs: tesseract's exact reading rate, old and new styles (\`npm run bench:signs\`, ${new Date().toISOString().slice(0, 10)})`,
+    '',
+    machineLine(adapter, software),
+    '',
+    `${nViews} viewpoints per style (${chosen.map((c) => `${c.views.length / DISTANCES.length} storefronts of world ${c.world.seed} at ${c.world.size} m`).join(', ')}; each at ${DISTANCES.join(', ')} m), 640×480, 60° vertical field of view, eye ${EYE_HEIGHT} m, turned to the board and tilted up by the least of 0°, 5°, … that frames it; tesseract.js: SignReader as the arena reads, and the same with local (Sauvola) binarisation; exact = the full name in the text (case and whitespace normalised). \`bitmap\`: the 5 × 7 font; \`font\`: DejaVu Sans Bold atlas (the default).`,
+    '',
+    markdownTable(['style', 'distance', 'viewpoints', 'exact reads (SignReader)', 'rate', 'exact reads (Sauvola)', 'rate'], rows),
+    '',
+    'Splats (every chunk baked in Node; a sign = its board alone):',
+    '',
+    markdownTable(['world', 'style', 'signs', 'splats per sign (mean)', 'max', 'sign splats', 'world splats', 'bake s'], costRows),
+  ].join('\n');
+  console.log(body);
+  console.log(`\nimages and results.json in ${out}`);
+  if (o.write) writeResultsSection('signs', body);
+});
