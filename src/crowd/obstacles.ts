@@ -96,8 +96,18 @@ export function buildObstacleVertices(
 export function obstacleNeighbors(
   vertices: readonly ObstacleVertex[], range: readonly [number, number], position: Vec2, rangeSq: number, maxCount = Infinity,
 ): number[] {
+  const edges: number[] = [];
+  for (let k = range[0]; k < range[1]; k++) edges.push(k);
+  return nearestEdges(vertices, edges, position, rangeSq, maxCount);
+}
+
+/**
+ * Of the edges `edges` (vertex indices), those that face `position` (it lies on their right, the
+ * obstacle's outside) closer than √`rangeSq`, nearest first (ties by index), at most `maxCount`.
+ */
+function nearestEdges(vertices: readonly ObstacleVertex[], edges: Iterable<number>, position: Vec2, rangeSq: number, maxCount: number): number[] {
   const found: { d: number; k: number }[] = [];
-  for (let k = range[0]; k < range[1]; k++) {
+  for (const k of edges) {
     const a = vertices[k];
     const b = vertices[a.next];
     if (leftOf(a.point, b.point, position) >= 0) continue;
@@ -171,16 +181,6 @@ export class ObstacleEdgeGrid {
  * sorted by (squared distance, vertex index)), found among nearby cells only.
  */
 export function obstacleNeighborsInGrid(grid: ObstacleEdgeGrid, position: Vec2, rangeSq: number, maxCount = Infinity): number[] {
-  const { vertices } = grid;
-  const found: { d: number; k: number }[] = [];
-  // 1 µm of slack: an edge at the limit is never lost to rounding (the predicate below decides).
-  for (const k of grid.candidates(position, Math.sqrt(rangeSq) + 1e-6)) {
-    const a = vertices[k];
-    const b = vertices[a.next];
-    if (leftOf(a.point, b.point, position) >= 0) continue;
-    const d = distSqPointLineSegment(a.point, b.point, position);
-    if (d < rangeSq) found.push({ d, k });
-  }
-  found.sort((p, q) => p.d - q.d || p.k - q.k);
-  return found.slice(0, maxCount).map((f) => f.k);
+  // 1 µm of slack: an edge at the limit is never lost to rounding (the distance test decides).
+  return nearestEdges(grid.vertices, grid.candidates(position, Math.sqrt(rangeSq) + 1e-6), position, rangeSq, maxCount);
 }

@@ -10,7 +10,7 @@ import type { Landmark } from '../../world/inventory';
 import { walkableExtent, zoneAt } from '../../world/queries';
 import { nearestStreet } from '../control/surface';
 import { SHOP_KINDS } from '../../world/names';
-import { navDistances, pathTo } from '../network';
+import { decisionPoints, navDistances, pathTo } from '../network';
 import { shortestNavPath } from '../../world/nav-index';
 import { closedEdges } from '../ladder/agent';
 import type { Difficulty } from '../task';
@@ -145,4 +145,23 @@ export function closeAlong(w: TaskWorld, rng: Rng, way: readonly number[], from:
   }
   if ([...removed].some((k) => [nav.edges[k].a, nav.edges[k].b].some((n) => n === from || n === to))) return null;
   return { closures, around };
+}
+
+/**
+ * A long walk to a named landmark several streets away, with the map (long navigation; navigation
+ * among pedestrians adds its walkers to the same draft): a target and a start whose shortest walk
+ * lies in `band` metres, facing a drawn edge; null when none is found.
+ */
+export function longWalkDraft(w: TaskWorld, rng: Rng, family: 'long-navigation' | 'pedestrian-navigation', difficulty: Difficulty, band: [number, number]): TaskDraft | null {
+  const target = w.targets[rng.int(0, w.targets.length - 1)];
+  const s = startInBand(w, rng, target, band);
+  if (!s || s.path.length < 2) return null;
+  return {
+    family, difficulty,
+    instruction: `[Long Navigation Task] Walk to ${describe(target)}, several streets away. Open the map to find it and plan your way (no route is drawn for you). Stop (terminate) when you are in front of it; you succeed within ${ARRIVAL_RADIUS} m of its entrance.`,
+    start: { node: s.start, towards: w.adj[s.start][rng.int(0, w.adj[s.start].length - 1)].to },
+    grantsLocation: true, map: null, referenceView: null,
+    truth: { scoring: 'arrival', goal: target.entrance, radius: ARRIVAL_RADIUS, label: target.name },
+    source: { ...noSource, landmark: target.id, pathLength: round(s.walk), decisionPoints: decisionPoints(w.world.nav, s.path) },
+  };
 }

@@ -5,7 +5,7 @@ import { decisionPoints } from '../network';
 import { LadderOracle } from '../ladder/agent';
 import { LadderEpisode } from '../ladder/episode';
 import type { ArenaTask, Difficulty } from '../task';
-import { ARRIVAL_RADIUS, closeAlong, CLOSURES_PER_DIFFICULTY, describe, type LadderGenerator, LADDER_STEP_LIMIT, noSource, round, startInBand } from './ladder-common';
+import { ARRIVAL_RADIUS, closeAlong, longWalkDraft, CLOSURES_PER_DIFFICULTY, describe, type LadderGenerator, LADDER_STEP_LIMIT, noSource, round, startInBand } from './ladder-common';
 
 /** Valid steps before closure replanning's notice (about UrbanGround's 30 s at one model turn every 3–4 s). */
 export const CLOSURE_NOTICE_STEPS = 8;
@@ -54,16 +54,9 @@ export const dynamicClosure: LadderGenerator = async (w, rng, difficulty) => {
 
 /** Navigation among pedestrians (see the module comment). */
 export const pedestrianNavigation: LadderGenerator = (w, rng, difficulty) => {
-  const target = w.targets[rng.int(0, w.targets.length - 1)];
-  const s = startInBand(w, rng, target, PEDESTRIAN_NAV_BANDS[difficulty]);
-  if (!s || s.path.length < 2) return null;
-  return {
-    family: 'pedestrian-navigation', difficulty,
-    instruction: `[Long Navigation Task] Walk to ${describe(target)}, several streets away. Open the map to find it and plan your way (no route is drawn for you). Stop (terminate) when you are in front of it; you succeed within ${ARRIVAL_RADIUS} m of its entrance.`,
-    start: { node: s.start, towards: w.adj[s.start][rng.int(0, w.adj[s.start].length - 1)].to },
-    grantsLocation: true, map: null, referenceView: null,
-    truth: { scoring: 'arrival', goal: target.entrance, radius: ARRIVAL_RADIUS, label: target.name },
-    pedestrians: { count: PEDESTRIANS_PER_DIFFICULTY[difficulty], seed: rng.int(0, 2 ** 31 - 1) },
-    source: { ...noSource, landmark: target.id, pathLength: round(s.walk), decisionPoints: decisionPoints(w.world.nav, s.path), detail: `${PEDESTRIANS_PER_DIFFICULTY[difficulty]} pedestrians` },
-  };
+  const draft = longWalkDraft(w, rng, 'pedestrian-navigation', difficulty, PEDESTRIAN_NAV_BANDS[difficulty]);
+  if (!draft) return null;
+  const count = PEDESTRIANS_PER_DIFFICULTY[difficulty];
+  const { source, ...rest } = draft;
+  return { ...rest, pedestrians: { count, seed: rng.int(0, 2 ** 31 - 1) }, source: { ...source, detail: `${count} pedestrians` } };
 };

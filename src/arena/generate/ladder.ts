@@ -32,7 +32,7 @@ import { runLadderEpisode } from '../ladder/run';
 import { ARENA_TASKS_FORMAT, ARENA_TASKS_VERSION, DIFFICULTIES, URBANGROUND_FAMILIES, type ArenaTask, type ArenaTaskFile, type Difficulty, type UrbanGroundFamily } from '../task';
 import { taskWorld } from './context';
 import { CITYARENA_WORLD } from './suite';
-import { ARRIVAL_RADIUS, closeAlong, CLOSURES_PER_DIFFICULTY, describe, facingPoint, inSight, type LadderGenerator, LADDER_STEP_LIMIT, noSource, round, startInBand } from './ladder-common';
+import { ARRIVAL_RADIUS, closeAlong, longWalkDraft, CLOSURES_PER_DIFFICULTY, describe, facingPoint, inSight, type LadderGenerator, LADDER_STEP_LIMIT, noSource, round, startInBand } from './ladder-common';
 import { explorationQa, landmarkQa, orientationQa } from './ladder-questions';
 import { implicitIntent, placeSearch } from './ladder-search';
 import { multiStop, schedule } from './ladder-plans';
@@ -76,19 +76,7 @@ export const shortNavigation: LadderGenerator = (w, rng, difficulty) => {
 };
 
 /** Long navigation (see the module comment). */
-export const longNavigation: LadderGenerator = (w, rng, difficulty) => {
-  const target = w.targets[rng.int(0, w.targets.length - 1)];
-  const s = startInBand(w, rng, target, LONG_NAV_BANDS[difficulty]);
-  if (!s || s.path.length < 2) return null;
-  return {
-    family: 'long-navigation', difficulty,
-    instruction: `[Long Navigation Task] Walk to ${describe(target)}, several streets away. Open the map to find it and plan your way (no route is drawn for you). Stop (terminate) when you are in front of it; you succeed within ${ARRIVAL_RADIUS} m of its entrance.`,
-    start: { node: s.start, towards: w.adj[s.start][rng.int(0, w.adj[s.start].length - 1)].to },
-    grantsLocation: true, map: null, referenceView: null,
-    truth: { scoring: 'arrival', goal: target.entrance, radius: ARRIVAL_RADIUS, label: target.name },
-    source: { ...noSource, landmark: target.id, pathLength: round(s.walk), decisionPoints: decisionPoints(w.world.nav, s.path) },
-  };
-};
+export const longNavigation: LadderGenerator = (w, rng, difficulty) => longWalkDraft(w, rng, 'long-navigation', difficulty, LONG_NAV_BANDS[difficulty]);
 
 /** Instruction navigation (see the module comment). */
 export const instructionNavigation: LadderGenerator = (w, rng, difficulty) => {

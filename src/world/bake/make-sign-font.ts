@@ -12,6 +12,7 @@
  * output is a pure function of the TTF and the constants here: sign-font.test.ts regenerates it
  * and compares the bytes.
  */
+import type { AtlasGlyph } from './font-atlas';
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -40,15 +41,8 @@ function fontPackageDir(): string {
 }
 
 /** A glyph rasterised: bitmap `width × height` (row-major from the top), its top-left relative to the pen on the baseline (x right, y up). */
-export interface RasterGlyph {
+export interface RasterGlyph extends AtlasGlyph {
   code: number;
-  /** Advance, 1/64 pixel. */
-  advance: number;
-  left: number;
-  top: number;
-  width: number;
-  height: number;
-  coverage: Uint8Array;
 }
 
 /** Flattens an outline (pixel units, y down) to closed polygons. */
