@@ -19,11 +19,11 @@ import { ArenaEpisode } from '../src/arena/episode';
 import { ArenaImageRenderer } from '../src/cli/arena-render';
 import { resolveArenaSuite } from '../src/cli/arena-suite';
 import { machineLine, markdownTable, writeResultsSection } from '../src/cli/results-file';
-import { runCli } from '../src/cli/run-cli';
+import { isEntryPoint, runCli } from '../src/cli/run-cli';
 import { positiveInt } from '../src/cli/parse';
 import { withHarness } from '../src/tools/browser-harness';
 
-const program = new Command('bench:arena')
+export const program = new Command('bench:arena')
   .description("Time seeing agents' images in the arena: start-up, entering a task to its first observation, a step.")
   .option('--suite <NAME|FILE>', 'the suite', 'cityarena')
   .option('--per <N>', 'tasks per family × difficulty', positiveInt(25), 1)
@@ -36,7 +36,7 @@ const quantile = (v: number[], q: number) => {
 };
 const secs = (ms: number) => (ms / 1000).toFixed(2);
 
-runCli(async () => {
+if (isEntryPoint(import.meta.url)) runCli(async () => {
   program.parse();
   const o = program.opts<{ suite: string; per: number; gpu?: boolean; write: boolean }>();
   const path = resolveArenaSuite(o.suite);

@@ -15,7 +15,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { parseScenarios, type Scenario } from '../src/sim/scenario';
 import { withHarness, type Harness } from '../src/tools/browser-harness';
-import { runCli } from '../src/cli/run-cli';
+import { isEntryPoint, runCli } from '../src/cli/run-cli';
 import type { CrowdBenchResult } from './crowd.headless-api';
 import type { PedestrianBatchBenchRequest, PedestrianBatchBenchResult } from './crowd-batch.headless-api';
 import { machineLine, markdownTable, RESULTS_PATH, writeResultsSection } from '../src/cli/results-file';
@@ -26,7 +26,7 @@ const SUITE = 'scenes/suites/reactive.json';
 const DT = 0.1;
 const ROBOT_SPEED = 1;
 
-const program = new Command('bench:crowd')
+export const program = new Command('bench:crowd')
   .description('ORCA steps per second vs agent count, and the scenario-pedestrian batch vs slot count; GPU and CPU reference side by side.')
   .option('--tables <name,...>', `tables to run (${TABLES.join(', ')})`, TABLES.join(','))
   .option('--counts <n,...>', 'orca: agent counts', '100,1000,10000,50000')
@@ -170,7 +170,7 @@ async function runBatch(h: Harness, o: Options): Promise<{ json: { adapter: stri
   return { json: { adapter, software, rows }, markdown };
 }
 
-runCli(async () => {
+if (isEntryPoint(import.meta.url)) runCli(async () => {
   program.parse();
   const o = program.opts<Options>();
   const tables = o.tables.split(',').map((s) => s.trim());

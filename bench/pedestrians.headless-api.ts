@@ -1,7 +1,8 @@
 /**
  * Browser side of `npm run bench:pedestrians` and `bench/pedestrians-snapshot.ts`: seeded crowds
- * of procedural-body pedestrians walking in front of a robot-eye camera (0.5 m high), driven by
- * the procedural gait, skinned on the GPU and drawn by the pedestrian pass over a grey ground.
+ * of pedestrians walking in front of a robot-eye camera (0.5 m high), driven by the procedural gait,
+ * skinned on the GPU and drawn by the pedestrian pass over a grey ground. Bodies: the shipped
+ * MakeHuman set with distance LODs (`makehuman`, the default) or the built-in procedural body.
  */
 import { median } from '../src/bench/metrics';
 import { cameraModel, type CameraModel, type PinholeCamera } from '../src/gpu/camera';
@@ -16,10 +17,27 @@ import { PedestrianMotion } from '../src/humans/motion/pedestrian-motion';
 import { POSE_FLOATS, type MotionState } from '../src/humans/motion/procedural-gait';
 import { skeletonFromModel } from '../src/humans/motion/skeleton';
 import { randomAppearance, type PedestrianAppearance, type PedestrianPlacement } from '../src/humans/pedestrian-appearance';
-import { PedestrianPass } from '../src/humans/pedestrian-pass';
-import { PedestrianSkinner } from '../src/humans/pedestrian-skinner';
+import { PedestrianLodGroup } from '../src/humans/pedestrian-lod';
 import { createProceduralBody } from '../src/humans/procedural-body';
+import { makeHumanBodies, makeHumanMaterial, MAKEHUMAN_LOD_COUNT } from '../src/humans/makehuman-set';
 import type { BodyModel } from '../src/humans/body-model';
+
+/** Which pedestrian body a run draws. */
+export type BenchBody = 'procedural' | 'makehuman';
+
+/** Default LOD switch distances of the MakeHuman set (metres from the eye). */
+export const DEFAULT_LOD_DISTANCES = [7, 15] as const;
+
+/** A LOD group for `body` (one LOD for the procedural body). */
+async function bodyGroup(device: GPUDevice, body: BenchBody, capacity: number, lodDistances: readonly number[]) {
+  const models = body === 'makehuman' ? makeHumanBodies() : [createProceduralBody()];
+  const materials = body === 'makehuman' ? models.map((_, k) => makeHumanMaterial(k)) : undefined;
+  const group = await PedestrianLodGroup.create(device, {
+    colorFormat: OFFSCREEN_COLOR_FORMAT, depthFormat: OFFSCREEN_DEPTH_FORMAT, models, materials,
+    switchDistances: body === 'makehuman' ? lodDistances.slice(0, MAKEHUMAN_LOD_COUNT - 1) : [], capacity, label: `PedestrianBench.${body}`,
+  });
+  return { models, group };
+}
 
 /** Robot-eye camera: 0.5 m high at the origin looking along +x, pitched up 6° (see the pass test). */
 function robotCamera(width: number, height: number): PinholeCamera {
@@ -32,14 +50,12 @@ interface Crowd {
   motions: PedestrianMotion[];
   states: MotionState[];
   appearances: PedestrianAppearance[];
-  betas: Float32Array;
 }
 
 function makeCrowd(model: BodyModel, count: number, seed: number, gestures: boolean): Crowd {
   const rng = createRng(seed).fork('crowd');
   const skeleton = skeletonFromModel(model);
   const motions: PedestrianMotion[] = [], states: MotionState[] = [], appearances: PedestrianAppearance[] = [];
-  const betas = new Float32Array(count * model.shapeCount);
   for (let i = 0; i < count; i++) {
     const x = rng.range(2.5, 20), y = rng.range(-0.45, 0.45) * x;
     const yaw = rng.pick([0, Math.PI, Math.PI / 2, -Math.PI / 2]) + rng.range(-0.4, 0.4);
@@ -49,9 +65,11 @@ function makeCrowd(model: BodyModel, count: number, seed: number, gestures: bool
     if (gestures && i % 5 === 3) state = { walkSpeed: 0, turnRate: 0, gesture: 'none', idle: 'shuffle' };
     states.push(state);
     appearances.push(randomAppearance(deriveSeed(seed, 1000 + i)));
-    for (let b = 0; b < model.shapeCount; b++) betas[i * model.shapeCount + b] = rng.range(-0.8, 0.8);
+    // Shapes now come from the appearance; these four draws (the former random β) keep every crowd
+    // where earlier versions put it, so before/after images and timings show the same scene.
+    for (let b = 0; b < 4; b++) rng.next();
   }
-  return { motions, states, appearances, betas };
+  return { motions, states, appearances };
 }
 
 /** Advances every motion by dt and writes poses; returns placements. */
@@ -70,6 +88,10 @@ export interface PedestrianSnapshotRequest {
   seed: number;
   /** Seconds of motion before the frame. */
   time: number;
+  /** Default `makehuman`. */
+  body?: BenchBody;
+  /** LOD switch distances (m), default {@link DEFAULT_LOD_DISTANCES}. */
+  lodDistances?: number[];
 }
 
 export interface PedestrianSnapshotResult {
@@ -83,24 +105,20 @@ export interface PedestrianSnapshotResult {
 export async function renderPedestrianSnapshot(req: PedestrianSnapshotRequest): Promise<PedestrianSnapshotResult> {
   return withAcquiredDevice({}, async (acquired) => {
     const device = acquired.device;
-    const model = createProceduralBody();
-    const crowd = makeCrowd(model, req.count, req.seed, true);
+    const { models, group } = await bodyGroup(device, req.body ?? 'makehuman', req.count, req.lodDistances ?? [...DEFAULT_LOD_DISTANCES]);
+    const crowd = makeCrowd(models[0], req.count, req.seed, true);
     const poses = new Float32Array(req.count * POSE_FLOATS);
     let placements: PedestrianPlacement[] = [];
     const steps = Math.max(1, Math.round(req.time * 30));
     for (let s = 0; s < steps; s++) placements = stepCrowd(crowd, req.time / steps, poses);
-    const skinner = await PedestrianSkinner.create(device, model, req.count);
-    const pass = await PedestrianPass.create(device, { colorFormat: OFFSCREEN_COLOR_FORMAT, depthFormat: OFFSCREEN_DEPTH_FORMAT, model, capacity: req.count });
     const ground = await OpaqueQuadPass.create(device, OFFSCREEN_COLOR_FORMAT, OFFSCREEN_DEPTH_FORMAT);
     const target = new OffscreenTarget(device, req.width, req.height);
-    const cam: CameraModel = cameraModel(robotCamera(req.width, req.height));
-    skinner.setShapes(crowd.betas);
-    skinner.setPoses(poses);
-    pass.setInstances(placements, crowd.appearances);
+    const pinhole = robotCamera(req.width, req.height);
+    const cam: CameraModel = cameraModel(pinhole);
+    group.setFrame(pinhole.eye, placements, crowd.appearances, poses);
     const encoder = device.createCommandEncoder();
     ground.encode(encoder, cam, [[0.06, -60, 0], [80, -60, 0], [80, 60, 0], [0.06, 60, 0]], [0.45, 0.45, 0.45, 1], { color: target.color.createView(), depth: target.depth.createView() });
-    skinner.encode(encoder, req.count);
-    pass.encode(encoder, cam, skinner.skinnedVertices, req.count, { color: target.color.createView(), depth: target.depth.createView(), clearColor: null });
+    group.encode(encoder, cam, { color: target.color.createView(), depth: target.depth.createView(), clearColor: null });
     device.queue.submit([encoder.finish()]);
     const pixels = await readTexture(device, target.color);
     // Sky where nothing was drawn (alpha 0): a flat pale blue.
@@ -108,7 +126,7 @@ export async function renderPedestrianSnapshot(req: PedestrianSnapshotRequest): 
       if (pixels[i + 3] < 0.5) pixels.set([0.62, 0.74, 0.88, 1], i);
     }
     const rgba = toRgba8(pixels);
-    [skinner, pass, ground, target].forEach((r) => r.destroy());
+    [group, ground, target].forEach((r) => r.destroy());
     let bin = '';
     for (let i = 0; i < rgba.length; i += 0x8000) bin += String.fromCharCode(...rgba.subarray(i, i + 0x8000));
     return { width: req.width, height: req.height, adapter: describeAdapter(acquired), rgbaBase64: btoa(bin) };
@@ -121,10 +139,17 @@ export interface PedestrianBenchRequest {
   height: number;
   /** Timed frames per count (after one warm-up frame). */
   frames: number;
+  /** Bodies measured side by side (default both: procedural, then makehuman). */
+  bodies?: BenchBody[];
+  /** MakeHuman LOD switch distances (m), default {@link DEFAULT_LOD_DISTANCES}. */
+  lodDistances?: number[];
 }
 
 export interface PedestrianBenchRow {
+  body: BenchBody;
   pedestrians: number;
+  /** Walkers drawn by each LOD (one entry for the procedural body). */
+  lodCounts: number[];
   /** Median wall-clock time from submit to `onSubmittedWorkDone`, ms. */
   frameMs: number;
   /** Median CPU time of the procedural motion (update + pose for every pedestrian), ms. */
@@ -139,8 +164,9 @@ export interface PedestrianBenchResult {
   adapter: string;
   software: boolean;
   timestamps: boolean;
-  vertices: number;
-  triangles: number;
+  /** Per body, vertices and triangles of each LOD. */
+  bodies: { body: BenchBody; vertices: number[]; triangles: number[] }[];
+  lodDistances: number[];
   rows: PedestrianBenchRow[];
 }
 
@@ -152,53 +178,52 @@ export interface PedestrianBenchResult {
 export async function runPedestrianBenchmark(req: PedestrianBenchRequest): Promise<PedestrianBenchResult> {
   return withAcquiredDevice({ optionalFeatures: ['timestamp-query'] }, async (acquired) => {
     const device = acquired.device;
-    const profiler = new GpuProfiler(device, 4, 'PedestrianBench.profiler');
-    const model = createProceduralBody();
+    const profiler = new GpuProfiler(device, 8, 'PedestrianBench.profiler');
     const maxCount = Math.max(1, ...req.counts);
-    const skinner = await PedestrianSkinner.create(device, model, maxCount);
-    const pass = await PedestrianPass.create(device, { colorFormat: OFFSCREEN_COLOR_FORMAT, depthFormat: OFFSCREEN_DEPTH_FORMAT, model, capacity: maxCount });
+    const lodDistances = req.lodDistances ?? [...DEFAULT_LOD_DISTANCES];
     const target = new OffscreenTarget(device, req.width, req.height);
-    const cam = cameraModel(robotCamera(req.width, req.height));
+    const pinhole = robotCamera(req.width, req.height);
+    const cam = cameraModel(pinhole);
     const rows: PedestrianBenchRow[] = [];
-    for (const count of req.counts) {
-      const crowd = makeCrowd(model, count, 42, false);
-      const poses = new Float32Array(Math.max(1, count) * POSE_FLOATS);
-      if (count > 0) skinner.setShapes(crowd.betas);
-      const wall: number[] = [], motion: number[] = [], skin: number[] = [], draw: number[] = [];
-      for (let f = 0; f <= req.frames; f++) {
-        const m0 = performance.now();
-        const placements = stepCrowd(crowd, 1 / 30, poses);
-        const m1 = performance.now();
-        if (count > 0) {
-          skinner.setPoses(poses.subarray(0, count * POSE_FLOATS));
-          pass.setInstances(placements, crowd.appearances);
+    const bodies: PedestrianBenchResult['bodies'] = [];
+    for (const body of req.bodies ?? (['procedural', 'makehuman'] as const)) {
+      const { models, group } = await bodyGroup(device, body, maxCount, lodDistances);
+      bodies.push({ body, vertices: models.map((m) => m.vertexCount), triangles: models.map((m) => m.faces.length / 3) });
+      for (const count of req.counts) {
+        const crowd = makeCrowd(models[0], count, 42, false);
+        const poses = new Float32Array(Math.max(1, count) * POSE_FLOATS);
+        const wall: number[] = [], motion: number[] = [], skin: number[] = [], draw: number[] = [];
+        for (let f = 0; f <= req.frames; f++) {
+          const m0 = performance.now();
+          const placements = stepCrowd(crowd, 1 / 30, poses);
+          const m1 = performance.now();
+          group.setFrame(pinhole.eye, placements, crowd.appearances, poses);
+          profiler.beginFrame();
+          const encoder = device.createCommandEncoder();
+          encoder.beginComputePass({ label: 'PedestrianBench.skinStart', timestampWrites: profiler.span('pedestrians.skinStart') }).end();
+          group.encode(encoder, cam, { color: target.color.createView(), depth: target.depth.createView(), clearColor: { r: 0, g: 0, b: 0, a: 1 } }, (k) => profiler.span(`pedestrians.draw${k}`));
+          const { wallMs, spans: times } = await profiler.submitTimed(encoder);
+          if (f === 0) continue; // warm-up
+          wall.push(wallMs);
+          motion.push(m1 - m0);
+          if (times) {
+            skin.push(times.get('pedestrians.skinStart→pedestrians.draw0') ?? 0);
+            draw.push(models.reduce((sum, _, k) => sum + (times.get(`pedestrians.draw${k}`) ?? 0), 0));
+          }
         }
-        profiler.beginFrame();
-        const encoder = device.createCommandEncoder();
-        encoder.beginComputePass({ label: 'PedestrianBench.skinStart', timestampWrites: profiler.span('pedestrians.skinStart') }).end();
-        skinner.encode(encoder, count);
-        pass.encode(encoder, cam, skinner.skinnedVertices, count, { color: target.color.createView(), depth: target.depth.createView(), clearColor: { r: 0, g: 0, b: 0, a: 1 } }, profiler.span('pedestrians.draw'));
-        const { wallMs, spans: times } = await profiler.submitTimed(encoder);
-        if (f === 0) continue; // warm-up
-        wall.push(wallMs);
-        motion.push(m1 - m0);
-        if (times) {
-          skin.push(times.get('pedestrians.skinStart→pedestrians.draw') ?? 0);
-          draw.push(times.get('pedestrians.draw') ?? NaN);
-        }
+        rows.push({
+          body,
+          pedestrians: count,
+          lodCounts: [...group.lodCounts],
+          frameMs: median(wall),
+          motionMs: median(motion),
+          skinningMs: profiler.enabled ? median(skin) : null,
+          drawMs: profiler.enabled ? median(draw) : null,
+        });
       }
-      rows.push({
-        pedestrians: count,
-        frameMs: median(wall),
-        motionMs: median(motion),
-        skinningMs: profiler.enabled ? median(skin) : null,
-        drawMs: profiler.enabled ? median(draw) : null,
-      });
+      group.destroy();
     }
-    [skinner, pass, target, profiler].forEach((r) => r.destroy());
-    return {
-      adapter: describeAdapter(acquired), software: acquired.isSoftware, timestamps: profiler.enabled,
-      vertices: model.vertexCount, triangles: model.faces.length / 3, rows,
-    };
+    [target, profiler].forEach((r) => r.destroy());
+    return { adapter: describeAdapter(acquired), software: acquired.isSoftware, timestamps: profiler.enabled, bodies, lodDistances, rows };
   });
 }

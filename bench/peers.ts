@@ -14,7 +14,7 @@ import { Command } from 'commander';
 import { PNG } from 'pngjs';
 import { withHarness } from '../src/tools/browser-harness';
 import { CliError } from '../src/core/user-error';
-import { runCli } from '../src/cli/run-cli';
+import { isEntryPoint, runCli } from '../src/cli/run-cli';
 import { finiteNumber, nonNegative, numberBetween, positiveInt } from '../src/cli/parse';
 import { serveCapture } from '../src/cli/sog-parts';
 import { DEFAULT_LOD_PIXEL_FRACTION } from '../src/splats/splat-lod';
@@ -38,7 +38,7 @@ const DEFAULT_SCENES: { path: string; size: string; view?: PeerView }[] = [
   { path: `${SHARED}/splats/semarang-sog`, size: '320x240', view: { up: [0, -1, 0], pitchDeg: 60, distance: 0.8 } },
 ];
 
-const program = new Command('bench:peers')
+export const program = new Command('bench:peers')
   .description('Curbside vs PlayCanvas (WebGPU, GPU sort) on the same splat files, camera path and resolution.')
   .option('--scene <file...>', 'splat files (default: the three captures in ../shared/data/splats)')
   .option('--size <WxH>', 'resolution for every --scene file (defaults: 128x96 fruit drops, 320x240 others)')
@@ -61,7 +61,7 @@ const parseSize = (v: string): [number, number] => {
   return [w, h];
 };
 
-runCli(async () => {
+if (isEntryPoint(import.meta.url)) runCli(async () => {
   program.parse();
   const o = program.opts<{ view?: string; scene?: string[]; size?: string; frames: number; warmup: number; rounds: number; orbit: number; fovY: number; referenceMax: number; minAlphaMass: number; lod: number; gpu?: boolean; headed?: boolean; write: boolean }>();
   let view: PeerView | undefined;

@@ -31,126 +31,30 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Command } from 'commander';
-import { createRng } from '../src/core/random';
-import { cameraModel, worldToCamera, type PinholeCamera, type Vec3 } from '../src/gpu/camera';
 import { EYE_HEIGHT } from '../src/arena/episode';
 import Tesseract from 'tesseract.js';
 import { englishModelDir, greyPng, SignReader } from '../src/arena/agents/sign-reader';
 import { CITYARENA_WORLD } from '../src/arena/generate/suite';
 import { writePly } from '../src/splats/formats/ply-writer';
+import { camera, CAMERA, chooseViewpoints, DISTANCES, type Viewpoint } from './storefront-views';
 import { storefrontSign } from '../src/world/bake/buildings';
 import { assembleChunks, ChunkedWorld, DEFAULT_CHUNK_SIZE, DEFAULT_VIEW_DISTANCE, selectChunks } from '../src/world/bake/chunks';
 import { bakeSign, SIGN_STYLES, type SignStyle } from '../src/world/bake/sign';
 import { SplatBuilder } from '../src/world/bake/splat-builder';
 import { shopSigns } from '../src/world/names';
-import { isWalkable, obstaclesInBox, obstaclesNear } from '../src/world/queries';
 import { DEFAULT_WORLD_SIZE, generateWorld, type World } from '../src/world/world';
 import { machineLine, markdownTable, writeResultsSection } from '../src/cli/results-file';
-import { runCli } from '../src/cli/run-cli';
+import { isEntryPoint, runCli } from '../src/cli/run-cli';
 import { positiveInt } from '../src/cli/parse';
 import { withHarness } from '../src/tools/browser-harness';
 
-const program = new Command('bench:signs')
+export const program = new Command('bench:signs')
   .description('Tesseract reading rate of storefront names from arena viewpoints at 4–10 m, old and new sign styles side by side.')
   .option('--per-world <N>', 'storefronts per world (4 viewpoints each)', positiveInt(50), 6)
   .option('--out <DIR>', 'folder for the images and results.json', 'bench/out/signs')
   .option('--images <N>', 'storefronts per world whose views are saved as PNG', positiveInt(50), 2)
   .option('--gpu', "render with the machine's GPU instead of SwiftShader")
   .option('--write', 'also write the section `signs` of bench/RESULTS.md');
-
-/** Distances from the board's centre, metres. */
-const DISTANCES = [4, 6, 8, 10] as const;
-/** Camera pitches tried, degrees up, in order. */
-const PITCHES = [0, 5, 10, 15, 20, 25, 30, 35, 40];
-/** Turns off the board's normal tried, degrees, in order. */
-const TURNS = [0, ...Array.from({ length: 9 }, (_, k) => [5 * (k + 1), -5 * (k + 1)]).flat()];
-const CAMERA = { width: 640, height: 480, fovYDeg: 60 };
-/** Frame margin the board's corners must keep, pixels. */
-const FRAME_MARGIN = 8;
-
-interface Viewpoint {
-  world: number;
-  shop: string;
-  buildingId: number;
-  distance: number;
-  turnDeg: number;
-  /** Camera pitch, degrees up. */
-  pitchDeg: number;
-  eye: Vec3;
-  target: Vec3;
-}
-
-const camera = (eye: Vec3, target: Vec3): PinholeCamera => ({ eye, target, up: [0, 0, 1], fovYDeg: CAMERA.fovYDeg, width: CAMERA.width, height: CAMERA.height, near: 0.02, far: 500 });
-
-/** Distance from point p to segment ab (2D). */
-function segmentDistance(p: readonly number[], a: readonly number[], b: readonly number[]): number {
-  const dx = b[0] - a[0], dy = b[1] - a[1];
-  const t = Math.max(0, Math.min(1, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / (dx * dx + dy * dy || 1)));
-  return Math.hypot(p[0] - a[0] - t * dx, p[1] - a[1] - t * dy);
-}
-
-/** The viewpoint of a storefront at `distance` (see the module comment), or why there is none. */
-function viewpointAt(world: World, buildingId: number, shop: string, distance: number): Viewpoint | string {
-  const b = world.obstacles.find((o) => o.id === buildingId)!;
-  const signs = SIGN_STYLES.map((s) => storefrontSign(b, world.curbHeight, shop, s));
-  if (signs.some((s) => !s)) return 'no sign';
-  const { centre: c, normal: n, along: a } = signs[0]!;
-  const half = Math.max(...signs.map((s) => s!.layout.width)) / 2;
-  const height = Math.max(...signs.map((s) => s!.layout.height)) / 2;
-  const ends = [[c[0] - a[0] * half, c[1] - a[1] * half], [c[0], c[1]], [c[0] + a[0] * half, c[1] + a[1] * half]];
-  let why = 'not walkable';
-  for (const turn of TURNS) {
-    const r = (turn * Math.PI) / 180;
-    const p = [c[0] + distance * (Math.cos(r) * n[0] + Math.sin(r) * a[0]), c[1] + distance * (Math.cos(r) * n[1] + Math.sin(r) * a[1])];
-    if (!isWalkable(world, p[0], p[1])) continue;
-    if (obstaclesNear(world, p as [number, number], 0.4).length > 0) { why = 'standing in an obstacle'; continue; }
-    const box: [number, number, number, number] = [Math.min(p[0], ...ends.map((e) => e[0])) - 8, Math.min(p[1], ...ends.map((e) => e[1])) - 8, Math.max(p[0], ...ends.map((e) => e[0])) + 8, Math.max(p[1], ...ends.map((e) => e[1])) + 8];
-    const blocked = obstaclesInBox(world, box).some((o) => o.id !== b.id && o.height > EYE_HEIGHT && ends.some((e) => segmentDistance(o.centre, p, e) < Math.max(o.radius, o.canopyRadius)));
-    if (blocked) { why = 'sight line blocked'; continue; }
-    const eye: Vec3 = [p[0], p[1], EYE_HEIGHT];
-    // Turned towards the board, looking up by the least pitch (0°, 5°, …) that frames all of it.
-    const yaw = Math.atan2(c[1] - p[1], c[0] - p[0]);
-    for (const pitchDeg of PITCHES) {
-      const pr = (pitchDeg * Math.PI) / 180;
-      const target: Vec3 = [p[0] + Math.cos(yaw) * Math.cos(pr), p[1] + Math.sin(yaw) * Math.cos(pr), EYE_HEIGHT + Math.sin(pr)];
-      const m = cameraModel(camera(eye, target));
-      const inFrame = [-1, 1].every((sa) => [-1, 1].every((sb) => {
-        const q = worldToCamera(m, [c[0] + a[0] * half * sa, c[1] + a[1] * half * sa, c[2] + height * sb]);
-        if (q[2] <= 0) return false;
-        const u = m.fx * (q[0] / q[2]) + m.cx, v = m.fy * (q[1] / q[2]) + m.cy;
-        return u >= FRAME_MARGIN && v >= FRAME_MARGIN && u < CAMERA.width - FRAME_MARGIN && v < CAMERA.height - FRAME_MARGIN;
-      }));
-      if (inFrame) return { world: world.size, shop, buildingId, distance, turnDeg: turn, pitchDeg, eye, target };
-    }
-    why = 'board not in the frame';
-  }
-  return why;
-}
-
-/** The first `per` storefronts (seeded order) with a viewpoint at every distance; the reasons others were passed over. */
-function chooseViewpoints(world: World, per: number): { views: Viewpoint[]; skipped: Map<string, number> } {
-  const shops = [...shopSigns(world)];
-  const rng = createRng(world.seed).fork(`bench-signs-${world.size}`);
-  for (let i = shops.length - 1; i > 0; i--) {
-    const j = rng.int(0, i);
-    [shops[i], shops[j]] = [shops[j], shops[i]];
-  }
-  const views: Viewpoint[] = [];
-  const skipped = new Map<string, number>();
-  let used = 0;
-  for (const [id, shop] of shops) {
-    if (used === per) break;
-    const vs = DISTANCES.map((d) => viewpointAt(world, id, shop, d));
-    const bad = vs.find((v) => typeof v === 'string') as string | undefined;
-    if (bad) {
-      skipped.set(bad, (skipped.get(bad) ?? 0) + 1);
-      continue;
-    }
-    views.push(...(vs as Viewpoint[]));
-    used++;
-  }
-  return { views, skipped };
-}
 
 /** Lower case, whitespace runs as single spaces, typographic quotes straight. */
 export function normaliseText(s: string): string {
@@ -177,7 +81,7 @@ function worldCost(world: World, style: SignStyle): { total: number; signs: numb
   return { total, signs, signSplats, maxSign, seconds };
 }
 
-runCli(async () => {
+if (isEntryPoint(import.meta.url)) runCli(async () => {
   program.parse();
   const o = program.opts<{ perWorld: number; out: string; images: number; gpu?: boolean; write?: boolean }>();
   const out = resolve(o.out);

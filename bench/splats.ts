@@ -5,12 +5,12 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { withHarness } from '../src/tools/browser-harness';
-import { runCli } from '../src/cli/run-cli';
+import { isEntryPoint, runCli } from '../src/cli/run-cli';
 import { machineLine, markdownTable, writeResultsSection } from '../src/cli/results-file';
 
 const list = (v: string) => v.split(',').map((s) => s.trim()).filter(Boolean);
 
-const program = new Command('bench:splats')
+export const program = new Command('bench:splats')
   .description('Splat renderer frame time vs splat count and resolution, with per-pass GPU times.')
   .option('--counts <n,...>', 'splat counts', '10000,50000,100000')
   .option('--resolutions <WxH,...>', 'resolutions', '320x240,640x480')
@@ -20,7 +20,7 @@ const program = new Command('bench:splats')
   .option('--headed', 'show the browser window')
   .option('--no-write', 'print only; leave bench/RESULTS.md unchanged');
 
-runCli(async () => {
+if (isEntryPoint(import.meta.url)) runCli(async () => {
   program.parse();
   const o = program.opts<{ counts: string; resolutions: string; frames: string; shDegree: string; gpu?: boolean; headed?: boolean; write: boolean }>();
   const counts = list(o.counts).map(Number);

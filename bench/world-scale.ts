@@ -14,14 +14,14 @@
  */
 import { Command } from 'commander';
 import type { PinholeCamera } from '../src/gpu/camera';
-import { runCli } from '../src/cli/run-cli';
+import { isEntryPoint, runCli } from '../src/cli/run-cli';
 import { machineLine, markdownTable, writeResultsSection } from '../src/cli/results-file';
 import { bakeChunk, chunkGrid, selectChunks } from '../src/world/bake/chunks';
 import { generateWorld } from '../src/world/world';
 import { worldIndex } from '../src/world/queries';
 import { findRoute } from '../src/world/routes';
 
-const program = new Command('bench:world')
+export const program = new Command('bench:world')
   .description('World generation, chunk baking and chunk streaming cost against world size (up to 2 km).')
   .option('--sizes <m,...>', 'world sizes, metres', '400,1000,2000')
   .option('--seed <k>', 'world seed', '1')
@@ -33,7 +33,7 @@ const VIEW_DISTANCE = 60;
 
 const rssMiB = () => process.memoryUsage().rss / 2 ** 20;
 
-runCli(async () => {
+if (isEntryPoint(import.meta.url)) runCli(async () => {
   program.parse();
   const o = program.opts<{ sizes: string; seed: string; walk: string; write: boolean }>();
   const sizes = o.sizes.split(',').map(Number);

@@ -36,16 +36,18 @@ export function clampOrbit(o: OrbitControl): OrbitControl {
  * The camera of `mode` for a robot in state `robot` standing on ground height `groundZ`.
  *
  * @param orbit used by the orbit mode (around the robot) and for the top-down height (its distance).
+ * @param mount the robot-eye mode's camera height (m), pitch (degrees, positive down) and field of view
+ *   (default the wheeled robot's, {@link DEFAULT_CAMERA_MOUNT}; robot/embodiments.ts: embodiedMount).
  */
-export function modeCamera(mode: CameraMode, robot: RobotState, groundZ: number, orbit: OrbitControl, width: number, height: number): PinholeCamera {
+export function modeCamera(mode: CameraMode, robot: RobotState, groundZ: number, orbit: OrbitControl, width: number, height: number, mount: { height: number; pitchDeg: number; fovYDeg: number } = DEFAULT_CAMERA_MOUNT): PinholeCamera {
   const base = { width, height, up: [0, 0, 1] as Vec3, near: 0.05, far: 400 };
   const c = Math.cos(robot.yaw), s = Math.sin(robot.yaw);
   switch (mode) {
     case 'robot-eye': {
-      const h = groundZ + DEFAULT_CAMERA_MOUNT.height;
+      const h = groundZ + mount.height;
       const eye: Vec3 = [robot.x + 0.3 * c, robot.y + 0.3 * s, h];
-      const pitch = (DEFAULT_CAMERA_MOUNT.pitchDeg * Math.PI) / 180;
-      return { ...base, eye, target: [eye[0] + c, eye[1] + s, h - Math.tan(pitch)], fovYDeg: DEFAULT_CAMERA_MOUNT.fovYDeg };
+      const pitch = (mount.pitchDeg * Math.PI) / 180;
+      return { ...base, eye, target: [eye[0] + c, eye[1] + s, h - Math.tan(pitch)], fovYDeg: mount.fovYDeg };
     }
     case 'follow': {
       const eye: Vec3 = [robot.x - 5 * c, robot.y - 5 * s, groundZ + 2.6];

@@ -12,6 +12,9 @@
 import { cameraModel, type PinholeCamera } from '../gpu/camera';
 import { GpuProfiler } from '../gpu/profiler';
 import { createProceduralBody } from '../humans/procedural-body';
+import { makeHumanBody } from '../humans/makehuman-set';
+import type { PedestrianAppearance } from '../humans/pedestrian-appearance';
+import { pedestrianBetasFor } from '../humans/pedestrian-wardrobe';
 import { PedestrianPass } from '../humans/pedestrian-pass';
 import { PedestrianSkinner } from '../humans/pedestrian-skinner';
 import type { BodyModel } from '../humans/body-model';
@@ -48,6 +51,8 @@ export type PassTimes = Map<string, number> | null;
 export class DemoRenderer {
   private target: OffscreenTarget;
   private skinner: PedestrianSkinner | null = null;
+  /** The appearances whose body shapes (β) the skinner holds. */
+  private shapedFor: readonly PedestrianAppearance[] | null = null;
   private pedestrians: PedestrianPass | null = null;
   private scene: SplatSceneBuffers | null = null;
   /** The last scene change, so overlapping `setSplats` calls apply one after another. */
@@ -74,8 +79,12 @@ export class DemoRenderer {
     this.target = new OffscreenTarget(device, width, height);
   }
 
-  /** Compiles every pipeline. @throws Error when a shader fails to compile. */
-  static async create(device: GPUDevice, canvasFormat: GPUTextureFormat, width: number, height: number): Promise<DemoRenderer> {
+  /**
+   * Compiles every pipeline. @throws Error when a shader fails to compile.
+   *
+   * @param body pedestrian body: the shipped MakeHuman set (default, LOD0) or the built-in procedural body.
+   */
+  static async create(device: GPUDevice, canvasFormat: GPUTextureFormat, width: number, height: number, body: 'makehuman' | 'procedural' = 'makehuman'): Promise<DemoRenderer> {
     const profiler = new GpuProfiler(device, 8, 'DemoRenderer.profiler');
     const [splats, boxes, present, inset, rain] = await Promise.all([
       SplatRenderer.create(device, { colorFormat: OFFSCREEN_COLOR_FORMAT, depthFormat: OFFSCREEN_DEPTH_FORMAT, profiler }),
@@ -84,7 +93,7 @@ export class DemoRenderer {
       InsetPass.create(device, canvasFormat),
       RainPass.create(device, OFFSCREEN_COLOR_FORMAT),
     ]);
-    return new DemoRenderer(device, profiler, createProceduralBody(), splats, boxes, present, inset, rain, width, height);
+    return new DemoRenderer(device, profiler, body === 'procedural' ? createProceduralBody() : makeHumanBody(), splats, boxes, present, inset, rain, width, height);
   }
 
   /** Render size, pixels. */
@@ -163,6 +172,7 @@ export class DemoRenderer {
     this.pedestrians?.destroy();
     const capacity = Math.max(16, 2 ** Math.ceil(Math.log2(Math.max(1, count))));
     this.skinner = await PedestrianSkinner.create(this.device, this.model, capacity);
+    this.shapedFor = null;
     this.pedestrians = await PedestrianPass.create(this.device, { colorFormat: OFFSCREEN_COLOR_FORMAT, depthFormat: OFFSCREEN_DEPTH_FORMAT, model: this.model, capacity });
     if (this.lighting) this.pedestrians.setLighting(this.lighting.pedestrians);
   }
@@ -187,6 +197,10 @@ export class DemoRenderer {
     let cleared = false;
     if (crowd && crowd.count > 0 && frame.bodies && this.skinner && this.pedestrians) {
       if (crowd.count > this.skinner.capacity) throw new Error(`DemoRenderer.render: ${crowd.count} pedestrians exceed capacity ${this.skinner.capacity}`);
+      if (this.shapedFor !== crowd.appearances) {
+        this.skinner.setShapes(pedestrianBetasFor(this.model, crowd.appearances));
+        this.shapedFor = crowd.appearances;
+      }
       this.skinner.setPoses(crowd.poses.subarray(0, crowd.poses.length));
       this.pedestrians.setInstances(crowd.placements, crowd.appearances);
       this.skinner.encode(encoder, crowd.count);

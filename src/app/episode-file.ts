@@ -16,7 +16,7 @@ import { UserError } from '../core/user-error';
 export const EPISODE_FORMAT = 'curbside-episode';
 export const EPISODE_VERSION = 1;
 
-const EpisodeSchema = z.object({
+export const EpisodeSchema = z.object({
   format: z.literal(EPISODE_FORMAT),
   version: z.literal(EPISODE_VERSION),
   scenario: ScenarioSchema,

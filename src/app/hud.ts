@@ -36,7 +36,7 @@ export function hudText(session: DemoSession, stats: HudStats, paused: boolean, 
   lines.push(
     `splats ${stats.splats.toLocaleString('en')}${stats.splatsInView > stats.splats ? ` of ${stats.splatsInView.toLocaleString('en')}` : ''}  pedestrians ${session.crowd.count}`,
     `sim step ${session.stepMs.toFixed(2)} ms  t ${f1(m.time)} / ${session.scenario.timeLimit} s${paused ? '  (paused)' : ''}`,
-    `${session.scenario.id}  · ${ep.policy.name}  seed ${session.seed}`,
+    `${session.scenario.id}  · ${ep.policy.name}  seed ${session.seed}${ep.spec.name === 'wheeled' ? '' : `  · ${ep.spec.name}`}`,
     `route ${(m.routeCompletion * 100).toFixed(0)} %  v ${s.v.toFixed(2)} m/s  ω ${s.w.toFixed(2)} rad/s`,
     `min ped dist ${m.minPedestrianDistance === null ? '–' : `${m.minPedestrianDistance.toFixed(2)} m`}  status ${m.end}`,
   );

@@ -30,9 +30,19 @@ import { CameraPolicy, PICKER_ONNX_URLS, loadOnnxFromBytes, loadOnnxFromUrls } f
 import { DROPPED_ONNX_KIND, isOnnxKind, makePolicy, ReplayPolicy, type TeleopKeys } from './policies';
 import { FREE_ROAM_ID, freeRoamScenario, loadSuite, withAmbientWalkers, type SuiteName } from './scenarios';
 import { DemoSession } from './session';
+import { DELIVERY_ROBOT, type RobotSpec } from '../robot/robot-spec';
+import { robotSpec } from '../robot/embodiments';
 import { buildPanel, setOption, setScenarioOptions, showBanner, showUnsupported } from './ui';
 
 const q = new URLSearchParams(location.search);
+/** The embodiment (`?robot=wheeled|dog|humanoid`, default wheeled; an unknown value shows an error and keeps the wheeled robot). */
+let robot: RobotSpec = DELIVERY_ROBOT;
+let robotError: string | null = null;
+try {
+  robot = robotSpec(q.get('robot') ?? 'wheeled');
+} catch (e) {
+  robotError = `?robot=: ${(e as Error).message}; showing the wheeled robot`;
+}
 const num = (k: string, d: number) => (q.has(k) && Number.isFinite(Number(q.get(k))) ? Number(q.get(k)) : d);
 const canvas = document.getElementById('canvas') as HTMLCanvasElement;
 const hud = document.getElementById('hud') as HTMLPreElement;
@@ -41,6 +51,7 @@ const panel = buildPanel(document.getElementById('panel')!);
 const keys: TeleopKeys = { forward: false, back: false, left: false, right: false };
 const hooks: Record<string, unknown> = { ready: false, frames: 0, error: null };
 (window as unknown as { curbsideDemo: Record<string, unknown> }).curbsideDemo = hooks;
+hooks.embodiment = robot.name;
 
 let session: DemoSession | null = null;
 let mapImage: ImageData | null = null;
@@ -90,6 +101,14 @@ async function main(): Promise<void> {
   }
   const device = acquired.device;
   acquired.lost.then((msg) => showBanner(msg));
+  if (robotError) showBanner(robotError);
+  // The embodiment is the page's: another one reloads the page with its `?robot=`.
+  panel.robot.value = robot.name;
+  panel.robot.onchange = () => {
+    const url = new URL(location.href);
+    url.searchParams.set('robot', panel.robot.value);
+    location.assign(url);
+  };
   stats.adapter = describeAdapter(acquired);
   stats.timestamps = acquired.features.has('timestamp-query');
   const width = num('w', 640), height = num('h', 480);
@@ -114,7 +133,7 @@ async function main(): Promise<void> {
     if (!p) {
       const urls = PICKER_ONNX_URLS[kind];
       if (!urls) throw new Error('no ONNX model dropped yet: drop a model .onnx together with its .json manifest');
-      p = loadOnnxFromUrls(device, urls.model, urls.manifest);
+      p = loadOnnxFromUrls(device, urls.model, urls.manifest, robot);
       onnxModels.set(kind, p);
       p.catch(() => onnxModels.delete(kind));
     }
@@ -124,7 +143,7 @@ async function main(): Promise<void> {
   async function makeSelectedPolicy(): Promise<EpisodePolicy> {
     const kind = panel.policy.value;
     if (isOnnxKind(kind)) return new CameraPolicy(device, await onnxModel(kind));
-    return makePolicy(kind, keys);
+    return makePolicy(kind, keys, robot);
   }
 
   async function start(scenario: Scenario, seed: number, replay?: EpisodeFile): Promise<void> {
@@ -132,7 +151,7 @@ async function main(): Promise<void> {
     try {
       await ticking;
       const policy = replay ? new ReplayPolicy(episodeActions(replay), replay.rateHz, replay.policy) : await makeSelectedPolicy();
-      const s = new DemoSession(scenario, seed, policy, splatOptions);
+      const s = new DemoSession(scenario, seed, policy, splatOptions, robot);
       try {
         if (policy instanceof CameraPolicy) await policy.attach(s.episode);
         await s.start();
@@ -194,7 +213,7 @@ async function main(): Promise<void> {
   });
   /** Loads a dropped model with its manifest, selects it and restarts; the previous dropped model is released. */
   const useDroppedModel = async (model: Uint8Array, modelFile: string, manifest: PolicyManifest, manifestFile: string) => {
-    const onnx = await loadOnnxFromBytes(device, model, modelFile, manifest, manifestFile);
+    const onnx = await loadOnnxFromBytes(device, model, modelFile, manifest, manifestFile, robot);
     const previous = onnxModels.get(DROPPED_ONNX_KIND);
     onnxModels.set(DROPPED_ONNX_KIND, Promise.resolve(onnx));
     pendingManifest = null;

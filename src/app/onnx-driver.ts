@@ -19,7 +19,8 @@ import { parsePolicyManifest, type PolicyManifest } from '../policy/manifest';
 import { OnnxPolicy } from '../policy/onnx-policy';
 import { RobotCamera, type PedestrianView } from '../sensors/robot-camera';
 import { MapObservationBatch } from '../sensors/map-observation';
-import { DELIVERY_ROBOT } from '../robot/robot-spec';
+import { DELIVERY_ROBOT, type RobotSpec } from '../robot/robot-spec';
+import { embodiedMount } from '../robot/embodiments';
 import type { VelocityCommand } from '../robot/unicycle';
 import type { LiveEpisode } from './live-episode';
 
@@ -35,21 +36,22 @@ export const PICKER_ONNX_URLS: Record<string, { model: string; manifest: string 
 /** Most pedestrians the demo's robot camera draws (the nearest to the robot). */
 export const DEMO_CAMERA_PEDESTRIANS = 24;
 
-/** Loads the model at `modelUrl` with the manifest at `manifestUrl` onto `device`. */
-export async function loadOnnxFromUrls(device: GPUDevice, modelUrl: string, manifestUrl: string): Promise<OnnxPolicy> {
+/** Loads the model at `modelUrl` with the manifest at `manifestUrl` onto `device`, for the embodiment `robot` (its speed limits scale and clip the model's output). */
+export async function loadOnnxFromUrls(device: GPUDevice, modelUrl: string, manifestUrl: string, robot: RobotSpec = DELIVERY_ROBOT): Promise<OnnxPolicy> {
   const files = await fetchPolicyFiles(modelUrl, manifestUrl);
-  return OnnxPolicy.create(device, { model: files.model, manifest: files.manifest, modelFile: files.modelFile, robot: DELIVERY_ROBOT });
+  return OnnxPolicy.create(device, { model: files.model, manifest: files.manifest, modelFile: files.modelFile, robot });
 }
 
 /**
- * Loads dropped model bytes with their manifest (JSON text or an already validated manifest).
+ * Loads dropped model bytes with their manifest (JSON text or an already validated manifest), for
+ * the embodiment `robot` (default the wheeled delivery robot).
  *
  * @throws ManifestError `manifest: field: problem`; Error `model: not a loadable ONNX model: …`;
  *   ModelMismatchError naming each input/output that does not match the manifest.
  */
-export async function loadOnnxFromBytes(device: GPUDevice, model: Uint8Array, modelFile: string, manifest: string | PolicyManifest, manifestFile: string): Promise<OnnxPolicy> {
+export async function loadOnnxFromBytes(device: GPUDevice, model: Uint8Array, modelFile: string, manifest: string | PolicyManifest, manifestFile: string, robot: RobotSpec = DELIVERY_ROBOT): Promise<OnnxPolicy> {
   const m = typeof manifest === 'string' ? parsePolicyManifest(manifest, manifestFile) : manifest;
-  return OnnxPolicy.create(device, { model, manifest: m, modelFile, robot: DELIVERY_ROBOT });
+  return OnnxPolicy.create(device, { model, manifest: m, modelFile, robot });
 }
 
 /**
@@ -91,7 +93,8 @@ export class CameraPolicy implements EpisodePolicy {
       this.maps.load(0, episode.world.world, episode.scenario.robot.route);
     }
     this.camera = await RobotCamera.create(this.device, {
-      world: episode.world.world, background, mount: this.onnx.camera, width: width * CAMERA_OVERSAMPLE, height: height * CAMERA_OVERSAMPLE,
+      // The episode's embodiment: its camera height and pitch (legged robots) and its gait's camera motion.
+      world: episode.world.world, background, mount: embodiedMount(episode.spec, this.onnx.camera), robot: episode.spec, width: width * CAMERA_OVERSAMPLE, height: height * CAMERA_OVERSAMPLE,
       viewDistance: this.viewDistance, maxPedestrians: DEMO_CAMERA_PEDESTRIANS, seed: episode.seed,
       // The scenario's time of day and weather, as the benchmark's camera sees them.
       conditions: episode.scenario.conditions,

@@ -72,13 +72,14 @@ export class ReplayPolicy implements EpisodePolicy {
 }
 
 /**
- * Builds a CPU policy of `kind` (teleop or expert; ONNX kinds are built by the app shell).
+ * Builds a CPU policy of `kind` (teleop or expert; ONNX kinds are built by the app shell) for the
+ * embodiment `robot` (its speed and turn-rate limits; default the wheeled delivery robot).
  *
  * @throws Error for an unknown or ONNX kind.
  */
-export function makePolicy(kind: string, keys: TeleopKeys): EpisodePolicy {
-  if (kind === 'teleop') return new TeleopPolicy(keys);
-  if (kind === 'expert') return new ExpertPolicy(DELIVERY_ROBOT);
+export function makePolicy(kind: string, keys: TeleopKeys, robot: RobotSpec = DELIVERY_ROBOT): EpisodePolicy {
+  if (kind === 'teleop') return new TeleopPolicy(keys, robot);
+  if (kind === 'expert') return new ExpertPolicy(robot);
   if (isOnnxKind(kind)) throw new Error(`policy '${kind}': ONNX policies need the GPU; the app shell builds them`);
   throw new Error(`policy '${kind}': unknown (available: ${POLICY_KINDS.join(', ')})`);
 }

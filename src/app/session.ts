@@ -22,7 +22,9 @@ import type { DemoFrame } from './demo-renderer';
 import { makeEpisodeFile, type EpisodeFile } from './episode-file';
 import { LiveEpisode } from './live-episode';
 import type { SplatCloud } from '../splats/splat-cloud';
-import { DELIVERY_ROBOT } from '../robot/robot-spec';
+import { DELIVERY_ROBOT, type RobotSpec } from '../robot/robot-spec';
+import { embodiedMount } from '../robot/embodiments';
+import { DEFAULT_CAMERA_MOUNT } from '../policy/manifest';
 
 /** Most control steps run per animation frame. */
 export const MAX_STEPS_PER_TICK = 4;
@@ -42,8 +44,9 @@ export class DemoSession {
   private readonly blockerBoxes: Box3[];
   private readonly closureBoxes: Box3[][];
 
-  constructor(readonly scenario: Scenario, readonly seed: number, policy: EpisodePolicy, splatOptions: CitySplatsOptions = {}) {
-    this.episode = new LiveEpisode(scenario, seed, policy);
+  /** @param robot the embodiment (the demo's `?robot=` parameter; default the wheeled delivery robot). */
+  constructor(readonly scenario: Scenario, readonly seed: number, policy: EpisodePolicy, splatOptions: CitySplatsOptions = {}, robot: RobotSpec = DELIVERY_ROBOT) {
+    this.episode = new LiveEpisode(scenario, seed, policy, robot);
     this.crowd = new CrowdView(scenario.pedestrians.length, seed);
     this.city = new CitySplats(this.episode.world.world, splatOptions);
     const r = scenario.robot.route;
@@ -100,14 +103,21 @@ export class DemoSession {
     const gz = this.groundZ(s.x, s.y);
     this.animTime += dtAnim;
     const crowd = this.crowd.update(dtAnim, ep.pedestrians.discs(), ep.pedestrians.animation(), this.groundZ);
-    const spec = DELIVERY_ROBOT;
+    const spec = ep.spec;
     const c = Math.cos(s.yaw), sn = Math.sin(s.yaw);
     const fx = s.x + spec.footprintOffsetX * c, fy = s.y + spec.footprintOffsetX * sn;
     const failed = ep.metrics.failures.length > 0 && ep.metrics.time - ep.metrics.failures[ep.metrics.failures.length - 1].time < 1;
     const boxes: Box3[] = [];
     if (mode !== 'robot-eye') {
-      boxes.push({ centre: [fx, fy, gz + 0.3], yaw: s.yaw, halfSize: [spec.length / 2, spec.width / 2, 0.25], color: failed ? [0.9, 0.15, 0.1] : [0.95, 0.55, 0.1] });
-      boxes.push({ centre: [fx + 0.2 * c, fy + 0.2 * sn, gz + 0.68], yaw: s.yaw, halfSize: [0.08, 0.12, 0.08], color: [0.15, 0.15, 0.18] });
+      const body: [number, number, number] = failed ? [0.9, 0.15, 0.1] : [0.95, 0.55, 0.1];
+      if (spec.name === 'wheeled') {
+        boxes.push({ centre: [fx, fy, gz + 0.3], yaw: s.yaw, halfSize: [spec.length / 2, spec.width / 2, 0.25], color: body });
+        boxes.push({ centre: [fx + 0.2 * c, fy + 0.2 * sn, gz + 0.68], yaw: s.yaw, halfSize: [0.08, 0.12, 0.08], color: [0.15, 0.15, 0.18] });
+      } else {
+        // A legged robot: its footprint up to its camera, and a head box at the camera.
+        boxes.push({ centre: [fx, fy, gz + spec.cameraHeight / 2], yaw: s.yaw, halfSize: [spec.length / 2, spec.width / 2, spec.cameraHeight / 2 - 0.04], color: body });
+        boxes.push({ centre: [fx + (spec.length / 2 - 0.04) * c, fy + (spec.length / 2 - 0.04) * sn, gz + spec.cameraHeight], yaw: s.yaw, halfSize: [0.05, 0.08, 0.06], color: [0.15, 0.15, 0.18] });
+      }
     }
     const [gx, gy] = this.scenario.robot.goal;
     const gzz = this.groundZ(gx, gy);
@@ -116,7 +126,7 @@ export class DemoSession {
     boxes.push(...this.blockerBoxes);
     this.closureBoxes.forEach((fences, i) => ep.closureActive(i) && boxes.push(...fences));
     if (!bodies) boxes.push(...this.crowd.standIns(crowd));
-    return { camera: modeCamera(mode, s, gz, orbit, width, height), crowd, bodies, boxes };
+    return { camera: modeCamera(mode, s, gz, orbit, width, height, embodiedMount(spec, DEFAULT_CAMERA_MOUNT)), crowd, bodies, boxes };
   }
 
   /** The scenario's closure areas (world frame, metres) and whether each is in force, for the minimap. */

@@ -7,6 +7,7 @@ import { BEHAVIOURS } from '../sim/scenario';
 import { CAMERA_MODES } from './cameras';
 import { POLICY_KINDS, POLICY_LABELS } from './policies';
 import { SUITE_NAMES } from './scenarios';
+import { ROBOT_NAMES } from '../robot/embodiments';
 
 /** The panel's controls. */
 export interface Panel {
@@ -15,6 +16,8 @@ export interface Panel {
   scenario: HTMLSelectElement;
   walkers: HTMLInputElement;
   seed: HTMLInputElement;
+  /** The embodiment (robot/embodiments.ts: ROBOT_NAMES); the page's `?robot=` parameter. */
+  robot: HTMLSelectElement;
   policy: HTMLSelectElement;
   /** One line about dropped policy files (a manifest waiting for its model, the model loaded). */
   policyInfo: HTMLDivElement;
@@ -81,6 +84,7 @@ export function buildPanel(root: HTMLElement): Panel {
     scenario: select([], 'scenario'),
     walkers: el('input', { id: 'walkers', type: 'number', min: '0', max: '500', step: '1', value: '10' }),
     seed: el('input', { id: 'seed', type: 'number', min: '0', step: '1', value: '' }),
+    robot: select(ROBOT_NAMES, 'robot', { wheeled: 'wheeled (delivery robot)', dog: 'dog (quadruped)', humanoid: 'humanoid' }),
     policy: select(POLICY_KINDS, 'policy', POLICY_LABELS),
     policyInfo: el('div', { id: 'policy-info', class: 'hint' }),
     camera: select(CAMERA_MODES, 'camera'),
@@ -112,6 +116,7 @@ export function buildPanel(root: HTMLElement): Panel {
     labelled('Ambient walkers', p.walkers),
     labelled('Seed', p.seed),
     el('h2', {}, 'Robot'),
+    labelled('Embodiment', p.robot),
     labelled('Policy', p.policy),
     p.policyInfo,
     el('div', { class: 'hint' }, 'Teleop: W/↑ drive, A/← D/→ turn, S/↓ stop. ONNX: drop model.onnx with its model.json.'),

@@ -165,7 +165,7 @@ const TaskSchema = z.object({
   }),
 });
 
-const TaskFileSchema = z.object({
+export const TaskFileSchema = z.object({
   format: z.literal(ARENA_TASKS_FORMAT),
   version: z.literal(ARENA_TASKS_VERSION),
   /** Suite name, e.g. `cityarena`. */

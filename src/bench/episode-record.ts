@@ -3,6 +3,7 @@
  * keys that identify it. Browser-safe (no Node imports): the page builds records, Node writes them.
  */
 import type { FailureEvent } from '../robot/failure-monitor';
+import type { RobotName } from '../robot/robot-spec';
 import type { Conditions } from '../world/conditions';
 
 /** One finished episode (one scenario × one run seed × one policy). */
@@ -13,6 +14,12 @@ export interface EpisodeRecord {
   policy: string;
   /** Pedestrian simulation backend: `gpu` (WGSL, float32) or `cpu` (TypeScript reference, float64); absent in older files (cpu). */
   crowd?: 'gpu' | 'cpu';
+  /**
+   * The embodiment that drove (`--robot`, src/robot/embodiments.ts): `dog` or `humanoid`; absent for the
+   * wheeled delivery robot (the default, and every file written before embodiments existed), so that
+   * its records stay as they were. Read it with {@link recordRobot}.
+   */
+  robot?: RobotName;
   /** Run index 0..seeds−1 and the derived episode seed. */
   run: number;
   seed: number;
@@ -76,6 +83,9 @@ export function policyName(policy: string): string {
   const file = parts.pop()!.replace(/\.onnx$/, '');
   return `onnx:${file === 'model' && parts.length > 0 ? parts.pop() : file}`;
 }
+
+/** The embodiment of a record: its `robot`, or `wheeled` when absent. */
+export const recordRobot = (r: Pick<EpisodeRecord, 'robot'>): RobotName => r.robot ?? 'wheeled';
 
 /** The resume key of an episode. */
 export const episodeKey = (r: Pick<EpisodeRecord, 'scenarioId' | 'policy' | 'run'>) => `${r.scenarioId}\u0000${r.policy}\u0000${r.run}`;

@@ -217,6 +217,8 @@ export class EpisodeRun {
       suite: scenario.suite,
       category: scenario.category,
       policy: this.env.policyName,
+      // The embodiment, named unless it is the default wheeled robot (whose records stay as they were).
+      ...(this.env.robot.name === 'wheeled' ? {} : { robot: this.env.robot.name }),
       run: this.run,
       seed: this.seed,
       success,

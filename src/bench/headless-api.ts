@@ -26,7 +26,8 @@ import { DEFAULT_CAMERA_MOUNT } from '../policy/manifest';
 import { readTextureBytes } from '../gpu/readback';
 import { toBase64 } from '../core/bytes';
 import type { PedestrianView } from '../sensors/robot-camera';
-import { DELIVERY_ROBOT } from '../robot/robot-spec';
+import type { RobotName, RobotSpec } from '../robot/robot-spec';
+import { embodiedMount, robotSpec } from '../robot/embodiments';
 import { CROWD_DT, type EpisodeRun } from './episode';
 import { perSlotPolicy, runEpisodeBatch, type BatchEpisodePolicy } from './episode-batch';
 import { encodeJpeg, FrameRing } from './frame-strip';
@@ -55,6 +56,12 @@ export interface BenchRequest {
   scenes?: Record<string, { text: string; capture: string }>;
   /** Also return the run's GPU work counters ({@link BenchResult.stats}; `npm run bench -- --stats`). */
   stats?: boolean;
+  /**
+   * The embodiment (`--robot`, robot/embodiments.ts; default wheeled): its limits drive the kinematics
+   * and the expert, its footprint the failure checks, its camera height, pitch and gait the robot
+   * camera; records of a robot other than the wheeled one carry its name in `robot`.
+   */
+  robot?: RobotName;
   /**
    * Dataset recording (`npm run dataset`): the expert's episodes also render the robot camera
    * (default mount) every control step and hand each frame, as a JPEG with the robot's pose, to
@@ -106,10 +113,11 @@ export const CAMERA_OVERSAMPLE = 2;
 /** Splat chunks within this distance are drawn by the robot camera, metres. */
 export const CAMERA_VIEW_DISTANCE = 15;
 
-/** Per-run state: the device, the request, the scanned-scene captures (world frame) by scene path, and the control steps run. */
+/** Per-run state: the device, the request, the embodiment, the scanned-scene captures (world frame) by scene path, and the control steps run. */
 interface Session {
   device: GPUDevice;
   req: BenchRequest;
+  robot: RobotSpec;
   captures: Map<string, Promise<SplatCloud>>;
   controlSteps: number;
 }
@@ -128,13 +136,13 @@ async function modelPolicy(session: Session, policy: string, batch: number): Pro
   if (isRemote(policy)) {
     const relay = session.req.remotes?.[policy];
     if (!relay) throw new Error(`policy ${policy}: no relay was started for it`);
-    return RemotePolicy.create(session.device, { url: relay.url, token: relay.token, batch, robot: DELIVERY_ROBOT });
+    return RemotePolicy.create(session.device, { url: relay.url, token: relay.token, batch, robot: session.robot });
   }
   if (!policy.startsWith('onnx:')) throw new Error(`policy ${policy}: the benchmark runner supports expert, onnx:MODEL and remote (ws://) policies`);
   const urls = session.req.modelFiles[policy];
   if (!urls) throw new Error(`policy ${policy}: model files were not served`);
   const files = await fetchPolicyFiles(urls.model, urls.manifest);
-  return OnnxPolicy.create(session.device, { model: files.model, manifest: files.manifest, modelFile: policy.slice(5), batch, robot: DELIVERY_ROBOT });
+  return OnnxPolicy.create(session.device, { model: files.model, manifest: files.manifest, modelFile: policy.slice(5), batch, robot: session.robot });
 }
 
 /** The pedestrians of `slots` environments on the requested backend. */
@@ -300,10 +308,10 @@ async function runPolicyJobs(session: Session, policy: string, jobs: readonly Be
     let batchPolicy: BatchEpisodePolicy<BenchJob, ScenarioWorld>;
     let ring: FrameRing | null = null;
     if (policy === 'expert') {
-      batchPolicy = perSlotPolicy(() => new ExpertPolicy(DELIVERY_ROBOT), slots);
+      batchPolicy = perSlotPolicy(() => new ExpertPolicy(session.robot), slots);
       const rec = session.req.record;
       if (rec) {
-        const cameras = new CameraBatch(session.device, slots, { mount: { ...DEFAULT_CAMERA_MOUNT }, width: rec.width, height: rec.height, viewDistance: CAMERA_VIEW_DISTANCE });
+        const cameras = new CameraBatch(session.device, slots, { mount: embodiedMount(session.robot, { ...DEFAULT_CAMERA_MOUNT }), robot: session.robot, width: rec.width, height: rec.height, viewDistance: CAMERA_VIEW_DISTANCE });
         resources.push(cameras);
         batchPolicy = recordingPolicy(session, batchPolicy, cameras, rec.quality, rec.perturb ?? false);
       }
@@ -311,7 +319,7 @@ async function runPolicyJobs(session: Session, policy: string, jobs: readonly Be
       const model = await modelPolicy(session, policy, slots);
       resources.push(model);
       const { width, height } = model.manifest.image;
-      const cameras = new CameraBatch(session.device, slots, { mount: model.camera, width: width * CAMERA_OVERSAMPLE, height: height * CAMERA_OVERSAMPLE, viewDistance: CAMERA_VIEW_DISTANCE });
+      const cameras = new CameraBatch(session.device, slots, { mount: embodiedMount(session.robot, model.camera), robot: session.robot, width: width * CAMERA_OVERSAMPLE, height: height * CAMERA_OVERSAMPLE, viewDistance: CAMERA_VIEW_DISTANCE });
       resources.push(cameras);
       ring = new FrameRing(session.device, slots, width * CAMERA_OVERSAMPLE, height * CAMERA_OVERSAMPLE);
       resources.push(ring);
@@ -324,7 +332,7 @@ async function runPolicyJobs(session: Session, policy: string, jobs: readonly Be
       policy: { ...acting, act: (observations) => { session.controlSteps++; return acting.act(observations); } },
       world: (job) => scenarioWorld(job.scenario),
       pedestrianObstacles: (job, world) => pedestrianObstacles(job.scenario, world),
-      robot: DELIVERY_ROBOT,
+      robot: session.robot,
       crowdDt: CROWD_DT,
       onRecord: async (record, job, slot) => {
         const strip = ring && !record.success ? await ring.strip(slot) : null;
@@ -341,8 +349,9 @@ async function runPolicyJobs(session: Session, policy: string, jobs: readonly Be
  * in the order they first appear), reporting each record as it finishes.
  */
 export async function runBenchEpisodes(req: BenchRequest): Promise<BenchResult> {
+  const robot = robotSpec(req.robot ?? 'wheeled');
   const acquired = await acquireDevice({ optionalFeatures: ['timestamp-query'] });
-  const session: Session = { device: acquired.device, req, captures: new Map(), controlSteps: 0 };
+  const session: Session = { device: acquired.device, req, robot, captures: new Map(), controlSteps: 0 };
   for (const [path, { text }] of Object.entries(req.scenes ?? {})) registerScene(path, text);
   const report = (window as unknown as { curbsideEpisodeDone: EpisodeReport }).curbsideEpisodeDone;
   const byPolicy = new Map<string, BenchJob[]>();

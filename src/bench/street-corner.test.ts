@@ -33,7 +33,7 @@ describe('scenes/street-corner.json', { timeout: 120_000 }, () => {
     ensureSceneCapture(scenePath, scene);
     expect(statSync(file).mtimeMs).toBe(mtime);
     const cloud = loadSplatFile(file, readFileSync(file));
-    expect(cloud.count).toBe(56_066);
+    expect(cloud.count).toBe(141_825);
     expect(() => ensureSceneCapture(scenePath, { ...scene, capture: 'captures/none.ply', source: undefined } as SceneFile)).toThrow(/out\/test-scenes\/street-corner\.json: capture captures\/none\.ply .* does not exist/);
   });
 

@@ -20,9 +20,9 @@ import { parseTaskFile } from '../arena/task';
 import { type ExportManifest, URBANGROUND_CONDITION_PREFIXES, urbanGroundDocument, urbanGroundVariant } from '../arena/control/tasks';
 import { resolveArenaSuite } from './arena-suite';
 import { ensureFolder, writeOutput } from './parse';
-import { runCli } from './run-cli';
+import { isEntryPoint, runCli } from './run-cli';
 
-const program = new Command('arena:export')
+export const program = new Command('arena:export')
   .description("Write an arena suite's ladder tasks as UrbanGround task files (for arena:serve --tasks and their run_task.py).")
   .requiredOption('--suite <NAME|FILE>', 'the suite (urbanground, or a task file)')
   .option('--format <F>', 'the task schema to write (urbanground)', 'urbanground')
@@ -30,7 +30,7 @@ const program = new Command('arena:export')
   .option('--origin <lat,lon[,h]>', 'WGS84 position of the world origin (default 47.3769,8.5417,408)')
   .option('--conditions <names>', "matched variants of the question and short-navigation tasks under UrbanGround's condition prefixes: comma-separated dusk, night, rain, or none", 'dusk,night,rain');
 
-runCli(async () => {
+if (isEntryPoint(import.meta.url)) runCli(async () => {
   program.parse();
   const o = program.opts<{ suite: string; format: string; out: string; origin?: string; conditions: string }>();
   if (o.format !== 'urbanground') throw new CliError(`--format ${o.format}: expected urbanground`);

@@ -23,9 +23,9 @@ import { withHarness } from '../tools/browser-harness';
 import { resolveArenaSuite } from './arena-suite';
 import { ServeImages } from './arena-serve-images';
 import { ensureFolder, nonNegativeInt, numberBetween, positiveInt, worldSize } from './parse';
-import { runCli } from './run-cli';
+import { isEntryPoint, runCli } from './run-cli';
 
-const program = new Command('arena:serve')
+export const program = new Command('arena:serve')
   .description("Serve UrbanGround's HTTP control API over a Curbside world (their harness and agents drive it unchanged).")
   .option('--suite <name|file>', 'arena suite whose tasks can be entered by id (cityarena, or a task file)')
   .option('--tasks <DIR>', 'folder of UrbanGround task files (DIR/task/<ID>.json, as arena:export writes)')
@@ -48,7 +48,7 @@ function positiveIntOrZero(v: string): number {
   return Number(v);
 }
 
-runCli(async () => {
+if (isEntryPoint(import.meta.url)) runCli(async () => {
   program.parse();
   const o = program.opts<{ suite?: string; tasks?: string; world?: number; size: number; origin?: string; host: string; port: number; token?: string; width: number; height: number; fov: number; driverTimeout: number; out: string; headed?: boolean; gpu?: boolean }>();
   if (!o.suite && !o.tasks && o.world === undefined) throw new CliError('give --suite NAME|FILE, --tasks DIR or --world SEED (what world to serve)');

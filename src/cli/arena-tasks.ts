@@ -16,11 +16,11 @@ import { statisticsTable, suiteStatistics } from '../arena/generate/stats';
 import { parseTaskFile, taskFileText } from '../arena/task';
 import { dirname } from 'node:path';
 import { ensureFolder, nonNegativeInt, worldSize, writeOutput } from './parse';
-import { runCli } from './run-cli';
+import { isEntryPoint, runCli } from './run-cli';
 import { resolveArenaSuite } from './arena-suite';
 
 
-const program = new Command('arena:tasks')
+export const program = new Command('arena:tasks')
   .description('Generate an arena task suite from a world seed, or print the difficulty statistics of a suite beside 360CityArena\'s.')
   .option('--suite <NAME|FILE>', 'the suite to generate (cityarena, urbanground) or, with --stats, a suite name or task file', 'cityarena')
   .option('--world <SEED>', 'world seed (integer ≥ 0)', nonNegativeInt(0x7fffffff), CITYARENA_WORLD.seed)
@@ -29,7 +29,7 @@ const program = new Command('arena:tasks')
   .option('--stats', 'print the suite\'s tasks per family × difficulty and its statistics beside the paper\'s')
   .option('--json <FILE>', 'with --stats: also write them as JSON');
 
-runCli(async () => {
+if (isEntryPoint(import.meta.url)) runCli(async () => {
   program.parse();
   const o = program.opts<{ suite: string; world: number; size: number; out?: string; stats?: boolean; json?: string }>();
   if (o.stats) {

@@ -48,7 +48,7 @@ import { ensureFolder, numberBetween, positiveInt } from './parse';
 import { ArenaImageRenderer } from './arena-render';
 import { withHarness, type Harness } from '../tools/browser-harness';
 import { resolveArenaSuite } from './arena-suite';
-import { runCli } from './run-cli';
+import { isEntryPoint, runCli } from './run-cli';
 
 /** Agents `--agent` accepts (`openai:MODEL` names any model of an OpenAI-compatible endpoint). */
 export const ARENA_AGENTS = ['oracle', 'random', 'ocr', 'openai:MODEL', 'remote'] as const;
@@ -102,7 +102,7 @@ function gitCommit(): string {
   }
 }
 
-const program = new Command('arena')
+export const program = new Command('arena')
   .description('Run agents on an arena task suite (360CityArena families); resumable and shardable like the bench.')
   .option('--suite <NAME|FILE>', 'a checked-in suite (cityarena) or a task file', 'cityarena')
   .option('--agent <A...>', `agents: ${ARENA_AGENTS.join(', ')}`, ['oracle'])
@@ -126,7 +126,7 @@ const program = new Command('arena')
   .option('--headed', 'show the browser window (seeing agents)')
   .option('--gpu', "render with the machine's GPU instead of SwiftShader");
 
-runCli(async () => {
+if (isEntryPoint(import.meta.url)) runCli(async () => {
   program.parse();
   const o = program.opts<{
     suite: string; agent: string[]; seeds: number; family?: string[]; shard?: string; shards?: number; out?: string; fresh?: boolean; apiBase: string; judge?: string; conditions?: string; frames?: boolean;

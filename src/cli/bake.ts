@@ -11,13 +11,13 @@ import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { Command } from 'commander';
 import { CliError } from '../core/user-error';
-import { runCli } from './run-cli';
+import { isEntryPoint, runCli } from './run-cli';
 import { positiveInt } from './parse';
 import { parseBox } from './parse';
 import { bakeWorldCloud } from '../world/bake/bake-world';
 import { plyFloatsPerSplat, writePly } from '../splats/formats/ply-writer';
 
-const program = new Command('bake')
+export const program = new Command('bake')
   .description('Bake a procedural city block into an INRIA 3DGS .ply (a street-scale capture for benchmarks).')
   .requiredOption('--world <seed>', 'world seed (integer)', positiveInt(2 ** 31 - 1))
   .option('--size <m>', 'world side length, metres (150–2000)', positiveInt(2000), 150)
@@ -29,7 +29,7 @@ const program = new Command('bake')
   }, 3)
   .option('--crop <minX,minY,maxX,maxY>', 'keep only the splats over this box of the world (metres): a small street-corner capture', parseBox);
 
-runCli(async () => {
+if (isEntryPoint(import.meta.url)) runCli(async () => {
   program.parse();
   const o = program.opts<{ world: number; size: number; out: string; shDegree: number; crop?: [number, number, number, number] }>();
   if (!o.out.toLowerCase().endsWith('.ply')) throw new CliError(`--out ${o.out}: the output must be a .ply file`);

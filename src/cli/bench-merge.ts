@@ -11,14 +11,14 @@ import { buildReport } from '../bench/report-html';
 import { copyStrips, readStrip } from '../bench/strip-files';
 import { mergeResults, readResults } from '../bench/results-log';
 import { CliError } from '../core/user-error';
-import { runCli } from './run-cli';
+import { isEntryPoint, runCli } from './run-cli';
 
-const program = new Command('bench:merge')
+export const program = new Command('bench:merge')
   .description('Merge benchmark result directories (shards) into one, with summary and report.')
   .requiredOption('--out <dir>', 'output directory')
   .argument('<dirs...>', 'result directories, each with an episodes.jsonl');
 
-runCli(async () => {
+if (isEntryPoint(import.meta.url)) runCli(async () => {
   program.parse();
   const out = resolve(program.opts<{ out: string }>().out);
   const sets = program.args.map((dir) => {

@@ -1,10 +1,14 @@
 /**
  * `npm run bench -- [--suite smoke|unit|reactive|long|train|all|FILE.json] [--policy expert|onnx:MODEL|remote|ws://127.0.0.1:PORT]
- *   [--envs B] [--crowd gpu|cpu] [--seeds N] [--shard i/n|auto [--shards N]] [--out DIR] [--headed] [--gpu] [--fresh] [--remote-wait S] [--stats]`
+ *   [--robot wheeled|dog|humanoid] [--envs B] [--crowd gpu|cpu] [--seeds N] [--shard i/n|auto [--shards N]] [--out DIR] [--headed] [--gpu] [--fresh] [--remote-wait S] [--stats]`
  *
  * Runs a scenario suite in headless Chromium and writes, as each episode finishes, one JSON line to
  * DIR/episodes.jsonl (a rerun with the same DIR resumes where it stopped); ends with a summary table
  * on the terminal, DIR/summary.json and a self-contained DIR/report.html.
+ *
+ * `--robot` picks the embodiment (src/robot/embodiments.ts); records of a dog or a humanoid carry
+ * `robot`, the summary and report name it, their default DIR is out/bench/<suite>-<robot>, and a
+ * results file of another embodiment is never resumed (the run refuses with one line).
  *
  * A remote policy (`remote`: any free port, or `ws://127.0.0.1:PORT`) is served through the relay of
  * src/policy/remote-server.ts, started here on loopback with a fresh session token (or
@@ -20,6 +24,8 @@ import { BenchProgress } from '../bench/progress';
 import { buildReport } from '../bench/report-html';
 import { episodeBackdrop } from '../bench/backdrop';
 import { appendResult, episodeKey, parseShard, readResults, shardFromEnvironment, type EpisodeRecord } from '../bench/results-log';
+import { recordRobot } from '../bench/episode-record';
+import type { RobotName } from '../robot/robot-spec';
 import { planJobs } from '../bench/plan';
 import type { BenchRequest, BenchStats, EpisodeStrip } from '../bench/headless-api';
 import { readStrip, removeStrips, writeStrip } from '../bench/strip-files';
@@ -28,9 +34,10 @@ import { parsePolicyManifest, type PolicyManifest } from '../policy/manifest';
 import { parseRelayPolicy, RemotePolicyServer } from '../policy/remote-server';
 import { withHarness } from '../tools/browser-harness';
 import { CliError } from '../core/user-error';
-import { runCli } from './run-cli';
+import { isEntryPoint, runCli } from './run-cli';
 import { loadSuite, NAMED_SUITES, serveScenes } from './suite-inputs';
 import { positiveInt } from './parse';
+import { parseRobotOption, ROBOT_OPTION_HELP } from './robot-option';
 
 /** Checks a `--policy` value; remote ones in canonical form (the name results are recorded under). */
 function parsePolicy(value: string): string {
@@ -92,10 +99,11 @@ async function startRelay(policy: string, waitS: number): Promise<Relay> {
   return { policy, server, ready };
 }
 
-const program = new Command('bench')
+export const program = new Command('bench')
   .description('Run a SidewalkBench-style scenario suite in headless Chromium and report the metrics.')
   .option('--suite <name|file>', 'smoke, unit, reactive, long, closure, train, all, or a scenario/suite JSON file', 'smoke')
   .option('--policy <policy...>', 'expert, onnx:MODEL.onnx (manifest MODEL.json beside it), remote (relay on any free port) or ws://127.0.0.1:PORT; repeatable', ['expert', 'onnx:assets/policies/bc-gnm-v3/model.onnx'])
+  .option('--robot <name>', ROBOT_OPTION_HELP, parseRobotOption, 'wheeled' as RobotName)
   .option('--envs <B>', 'environments per policy stepped in lockstep: each control step renders the B robot cameras in one GPU submission and runs the policy once for all B', positiveInt(64), 1)
   .addOption(new Option('--crowd <backend>', 'pedestrian simulation: gpu (WGSL behaviours + ORCA, float32) or cpu (TypeScript reference, float64, identical on every machine)').choices(['gpu', 'cpu']).default('gpu'))
   .option('--conditions <names>', 'matched condition runs: every scenario with the same seeds under each of these comma-separated conditions (day, dusk, night, fog, rain; ids get @NAME), compared side by side')
@@ -109,9 +117,9 @@ const program = new Command('bench')
   .option('--remote-wait <s>', 'seconds to wait for a remote policy process to connect', positiveInt(86_400), 300)
   .option('--stats', 'print one line of GPU work per control step (submissions, compute and render passes, bytes read back) and the pipelines created');
 
-runCli(async () => {
+if (isEntryPoint(import.meta.url)) runCli(async () => {
   program.parse();
-  const o = program.opts<{ suite: string; policy: string[]; envs: number; crowd: 'gpu' | 'cpu'; seeds?: number; shard?: string; shards?: number; out?: string; fresh?: boolean; headed?: boolean; gpu?: boolean; remoteWait: number; stats?: boolean; conditions?: string }>();
+  const o = program.opts<{ suite: string; policy: string[]; robot: RobotName; envs: number; crowd: 'gpu' | 'cpu'; seeds?: number; shard?: string; shards?: number; out?: string; fresh?: boolean; headed?: boolean; gpu?: boolean; remoteWait: number; stats?: boolean; conditions?: string }>();
   const policies = o.policy.map(parsePolicy);
   const conditionNames = o.conditions === undefined ? null : parseConditionNames(o.conditions);
   const suiteScenarios = loadSuite(o.suite);
@@ -119,17 +127,20 @@ runCli(async () => {
   const seeds = o.seeds ?? (o.suite === 'smoke' ? 1 : 5);
   const shard = o.shard === 'auto' ? shardFromEnvironment(process.env, o.shards) : o.shard ? parseShard(o.shard) : { index: 1, count: 1 };
   const suiteName = (NAMED_SUITES as readonly string[]).includes(o.suite) || o.suite === 'all' ? o.suite : 'custom';
-  const outDir = resolve(o.out ?? join('out/bench', `${suiteName}${shard.count > 1 ? `-shard${shard.index}of${shard.count}` : ''}`));
+  const outDir = resolve(o.out ?? join('out/bench', `${suiteName}${o.robot === 'wheeled' ? '' : `-${o.robot}`}${shard.count > 1 ? `-shard${shard.index}of${shard.count}` : ''}`));
   const log = join(outDir, 'episodes.jsonl');
   if (o.fresh) {
     rmSync(log, { force: true });
     removeStrips(outDir);
   }
   mkdirSync(outDir, { recursive: true });
+  // Records do not key on the embodiment: another robot's results file is refused, never mixed in.
+  const otherRobot = readResults(log).find((r) => recordRobot(r) !== o.robot);
+  if (otherRobot) throw new CliError(`${log}: holds episodes run with --robot ${recordRobot(otherRobot)}; resume with that robot, or start again with --fresh (or another --out)`);
 
   const { all, mine, todo: jobs } = planJobs(scenarios, policies, seeds, shard, new Set(readResults(log).map(episodeKey)));
   console.log(
-    `bench: suite ${o.suite} (${scenarios.length} scenarios × ${seeds} seeds × ${policies.length} policies = ${all.length} episodes` +
+    `bench: suite ${o.suite}, robot ${o.robot} (${scenarios.length} scenarios × ${seeds} seeds × ${policies.length} policies = ${all.length} episodes` +
       `${shard.count > 1 ? `, shard ${shard.index}/${shard.count}: ${mine.length}` : ''}), ${jobs.length} to run, results in ${log}`,
   );
   const mixed = readResults(log).find((r) => (r.crowd ?? 'cpu') !== o.crowd);
@@ -161,7 +172,7 @@ runCli(async () => {
         const scenes = await serveScenes(h.serveFile, jobs.map((j) => j.scenario), policies.some((p) => p !== 'expert'));
         for (const r of relays) await r.ready;
         const remotes = Object.fromEntries(relays.map((r) => [r.policy, { url: r.server.url, token: r.server.token }]));
-        const req: BenchRequest = { jobs, envs: o.envs, crowd: o.crowd, modelFiles, remotes, scenes, stats: o.stats };
+        const req: BenchRequest = { jobs, envs: o.envs, crowd: o.crowd, modelFiles, remotes, scenes, stats: o.stats, robot: o.robot };
         ({ adapter, stats } = await h.call('runBenchEpisodes', req));
       });
     } catch (e) {
@@ -178,13 +189,13 @@ runCli(async () => {
   console.log(`\n${summaryTable(rows)}\n`);
   const comparison = conditionsTable(rows);
   if (comparison) console.log(`Conditions side by side (same scenarios, same seeds):\n${comparison}\n`);
-  writeFileSync(join(outDir, 'summary.json'), JSON.stringify({ suite: o.suite, policies, seeds, shard, crowd: o.crowd, ...(conditionNames ? { conditions: conditionNames } : {}), adapter, rows }, null, 2));
+  writeFileSync(join(outDir, 'summary.json'), JSON.stringify({ suite: o.suite, policies, robot: o.robot, seeds, shard, crowd: o.crowd, ...(conditionNames ? { conditions: conditionNames } : {}), adapter, rows }, null, 2));
   const byId = new Map(scenarios.map((s) => [s.id, s]));
   writeFileSync(
     join(outDir, 'report.html'),
     buildReport({
-      title: `Curbside benchmark: ${o.suite}`,
-      meta: [`policies: ${policies.join(', ')}`, `seeds: ${seeds}`, `crowd: ${o.crowd}`, ...(conditionNames ? [`conditions: ${conditionNames.join(', ')}`] : []), `WebGPU adapter: ${adapter}`, `generated ${new Date().toISOString()}`],
+      title: `Curbside benchmark: ${o.suite}${o.robot === 'wheeled' ? '' : ` (${o.robot})`}`,
+      meta: [`policies: ${policies.join(', ')}`, `robot: ${o.robot}`, `seeds: ${seeds}`, `crowd: ${o.crowd}`, ...(conditionNames ? [`conditions: ${conditionNames.join(', ')}`] : []), `WebGPU adapter: ${adapter}`, `generated ${new Date().toISOString()}`],
       records,
       backdrop: (r) => {
         const s = byId.get(r.scenarioId);

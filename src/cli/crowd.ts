@@ -13,7 +13,7 @@ import { dirname } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import { withHarness } from '../tools/browser-harness';
 import { CliError } from '../core/user-error';
-import { runCli } from './run-cli';
+import { isEntryPoint, runCli } from './run-cli';
 import { positiveInt } from './parse';
 import type { CityCrowdRequest, CrowdRequest } from '../crowd/headless-api';
 import { DEFAULT_SPAWN_JITTER } from '../crowd/scenarios';
@@ -35,7 +35,7 @@ const positiveNumber = (v: string) => {
   return n;
 };
 
-const program = new Command('crowd')
+export const program = new Command('crowd')
   .description('Run an ORCA crowd (RVO2 Circle, Blocks, or a scenario JSON file), or the living city crowd of a world (--world), headless and write its summary as JSON.')
   .option('--scenario <name|file>', 'circle, blocks, or a scenario .json file')
   .option('--world <seed>', 'run the city crowd of the procedural world of this seed instead (ambient walkers on its pedestrian network)', seedInt)
@@ -50,7 +50,7 @@ const program = new Command('crowd')
   .option('--gpu', "use the machine's GPU instead of SwiftShader")
   .option('--headed', 'show the browser window');
 
-runCli(async () => {
+if (isEntryPoint(import.meta.url)) runCli(async () => {
   program.parse();
   const o = program.opts<{ scenario?: string; world?: number; walkers: number; minutes: number; agents?: number; steps: number; backend: string; seed: number; jitter: number; json?: string; gpu?: boolean; headed?: boolean }>();
   if (o.backend !== 'gpu' && o.backend !== 'cpu') throw new CliError(`--backend ${o.backend}: expected gpu or cpu`);

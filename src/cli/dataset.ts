@@ -1,5 +1,5 @@
 /**
- * `npm run dataset -- --suite S --out DIR [--categories a,b] [--per-category N] [--skip-per-category K] [--seeds N] [--envs B] [--size WxH] [--quality Q] [--perturb] [--fresh]`:
+ * `npm run dataset -- --suite S --out DIR [--robot wheeled|dog|humanoid] [--categories a,b] [--per-category N] [--skip-per-category K] [--seeds N] [--envs B] [--size WxH] [--quality Q] [--perturb] [--fresh]`:
  * records expert rollouts as visual-navigation training data, in the layout the field's training
  * code reads (visualnav-transformer / GNM):
  *
@@ -8,8 +8,13 @@
  * DIR/<trajectory>/traj_data.pkl          {"position": float64 [T, 2] (x, y), "yaw": float64 [T], "goal": [2], "perturbed": [T], "success": [1]}, world frame, metres / radians
  * DIR/data_splits/train/traj_names.txt    one trajectory name per line (about 90 %)
  * DIR/data_splits/test/traj_names.txt     the rest (chosen by a hash of the name: stable as data grows)
- * DIR/dataset.json                        camera intrinsics, height, pitch, rate, episodes, Curbside version
+ * DIR/dataset.json                        embodiment, camera intrinsics, height, pitch, gait, rate, episodes, Curbside version
  * ```
+ *
+ * `--robot` picks the embodiment (src/robot/embodiments.ts) that drives and carries the camera: its
+ * limits bound the expert, its camera height and pitch replace the default mount's, and a legged
+ * robot's gait moves the camera. dataset.json names it (`robot`, with its `gait`); a directory whose
+ * dataset.json names another embodiment is refused rather than mixed.
  *
  * Frames come from the robot camera on the GPU as in the bench (`BenchRequest.record`: the default
  * camera mount, city splats and the scenario's pedestrians), one per control step before the
@@ -30,13 +35,15 @@ import { pickleFloat64Arrays } from '../bench/numpy-pickle';
 import { planJobs } from '../bench/plan';
 import { BenchProgress } from '../bench/progress';
 import type { EpisodeRecord } from '../bench/episode-record';
-import { DELIVERY_ROBOT } from '../robot/robot-spec';
+import type { RobotName } from '../robot/robot-spec';
+import { embodiedMount, robotSpec } from '../robot/embodiments';
+import { parseRobotOption, ROBOT_OPTION_HELP } from './robot-option';
 import { DEFAULT_CAMERA_MOUNT } from '../policy/manifest';
 import { ExpertPolicy } from '../policy/expert-policy';
 import { DEFAULT_PERTURBATION } from '../policy/command-perturbation';
 import { withHarness } from '../tools/browser-harness';
 import { CliError } from '../core/user-error';
-import { runCli } from './run-cli';
+import { isEntryPoint, runCli } from './run-cli';
 import { positiveInt } from './parse';
 import { loadSuite, serveScenes } from './suite-inputs';
 
@@ -45,10 +52,11 @@ const ROOT = resolve(import.meta.dirname, '../..');
 /** Test share of the trajectories (by name hash). */
 const TEST_SHARE = 0.1;
 
-const program = new Command('dataset')
+export const program = new Command('dataset')
   .description('Record expert rollouts (robot-camera JPEGs + traj_data.pkl per trajectory) as GNM / visualnav-transformer training data.')
   .option('--suite <name|file>', 'smoke, unit, reactive, long, train, all, or a scenario/suite JSON file', 'smoke')
   .requiredOption('--out <dir>', 'dataset directory')
+  .option('--robot <name>', ROBOT_OPTION_HELP, parseRobotOption, 'wheeled' as RobotName)
   .option('--seeds <N>', 'runs per scenario with different seeds', positiveInt(1000), 1)
   .option('--envs <B>', 'environments stepped in lockstep', positiveInt(256), 1)
   .option('--size <WxH>', 'frame size, pixels', '160x120')
@@ -68,9 +76,9 @@ const program = new Command('dataset')
 /** The folder name of a trajectory. */
 export const trajectoryName = (scenarioId: string, run: number): string => `${scenarioId.replace(/[^\w.-]+/g, '_')}_r${run}`;
 
-runCli(async () => {
+if (isEntryPoint(import.meta.url)) runCli(async () => {
   program.parse();
-  const o = program.opts<{ suite: string; out: string; seeds: number; envs: number; size: string; quality: string; categories?: string; perCategory?: number; skipPerCategory?: number; fresh?: boolean; perturb?: boolean; headed?: boolean; gpu?: boolean }>();
+  const o = program.opts<{ suite: string; out: string; robot: RobotName; seeds: number; envs: number; size: string; quality: string; categories?: string; perCategory?: number; skipPerCategory?: number; fresh?: boolean; perturb?: boolean; headed?: boolean; gpu?: boolean }>();
   const size = /^(\d+)x(\d+)$/.exec(o.size);
   if (!size || Number(size[1]) < 8 || Number(size[2]) < 8 || Number(size[1]) > 4096 || Number(size[2]) > 4096) throw new CliError(`--size ${o.size}: expected WxH, 8–4096 pixels each`);
   const [width, height] = [Number(size[1]), Number(size[2])];
@@ -89,11 +97,15 @@ runCli(async () => {
   if (scenarios.length === 0) throw new CliError(`--suite ${o.suite}${wanted ? ` --categories ${o.categories}` : ''}: no scenarios to record`);
   if (o.fresh && existsSync(out)) for (const d of readdirSync(out)) if (existsSync(join(out, d, 'traj_data.pkl')) || d === 'data_splits' || d === 'dataset.json') rmSync(join(out, d), { recursive: true, force: true });
   mkdirSync(out, { recursive: true });
+  const robot = robotSpec(o.robot);
+  const metaFile = join(out, 'dataset.json');
+  const recordedWith = existsSync(metaFile) ? ((JSON.parse(readFileSync(metaFile, 'utf8')) as { robot?: RobotName }).robot ?? 'wheeled') : o.robot;
+  if (recordedWith !== o.robot) throw new CliError(`${metaFile}: the dataset was recorded with --robot ${recordedWith}; add to it with that robot, or start again with --fresh (or another --out)`);
 
   // Done: the trajectories with a traj_data.pkl (written last, after every frame).
   const all = planJobs(scenarios, ['expert'], o.seeds, { index: 1, count: 1 }, new Set()).all;
   const jobs = all.filter((j) => !existsSync(join(out, trajectoryName(j.scenario.id, j.run), 'traj_data.pkl')));
-  console.log(`dataset: suite ${o.suite} (${scenarios.length} scenarios × ${o.seeds} seeds = ${all.length} trajectories), ${jobs.length} to record at ${width}×${height}, in ${out}`);
+  console.log(`dataset: suite ${o.suite}, robot ${o.robot} (${scenarios.length} scenarios × ${o.seeds} seeds = ${all.length} trajectories), ${jobs.length} to record at ${width}×${height}, in ${out}`);
 
   const progress = new BenchProgress(jobs.length, all.length - jobs.length);
   const poses = new Map<string, { time: number; x: number; y: number; yaw: number; perturbed: boolean }[]>();
@@ -126,7 +138,7 @@ runCli(async () => {
         progress.episode(record.success, `expert ${record.scenarioId}#${record.run} (${p.length} frames)`);
       });
       const scenes = await serveScenes(h.serveFile, jobs.map((j) => j.scenario), true);
-      const req: BenchRequest = { jobs, envs: o.envs, crowd: 'gpu', modelFiles: {}, scenes, record: { width, height, quality, perturb: o.perturb ?? false } };
+      const req: BenchRequest = { jobs, envs: o.envs, crowd: 'gpu', modelFiles: {}, scenes, record: { width, height, quality, perturb: o.perturb ?? false }, robot: o.robot };
       await h.call('runBenchEpisodes', req);
     });
     progress.finish();
@@ -140,17 +152,19 @@ runCli(async () => {
     writeFileSync(join(out, 'data_splits', split, 'traj_names.txt'), `${names.filter(keep).join('\n')}\n`);
   }
   const frames = names.reduce((s, n) => s + readdirSync(join(out, n)).filter((f) => f.endsWith('.jpg')).length, 0);
-  const fy = height / 2 / Math.tan((DEFAULT_CAMERA_MOUNT.fovYDeg * Math.PI) / 360);
+  const mount = embodiedMount(robot, DEFAULT_CAMERA_MOUNT);
+  const fy = height / 2 / Math.tan((mount.fovYDeg * Math.PI) / 360);
   const version = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
-  writeFileSync(join(out, 'dataset.json'), `${JSON.stringify({
+  writeFileSync(metaFile, `${JSON.stringify({
     format: 'curbside-dataset/1',
     curbside: version,
     suite: o.suite,
     policy: 'expert',
+    robot: robot.name,
     perturbation: o.perturb ? { ...DEFAULT_PERTURBATION, note: 'turn-rate bursts added to the expert commands; traj_data.pkl perturbed[k] = 1 where the command after frame k carried one' } : null,
     seeds: o.seeds,
-    rateHz: new ExpertPolicy(DELIVERY_ROBOT).rateHz,
-    camera: { width, height, fx: fy, fy, cx: width / 2, cy: height / 2, fovYDeg: DEFAULT_CAMERA_MOUNT.fovYDeg, heightM: DEFAULT_CAMERA_MOUNT.height, pitchDeg: DEFAULT_CAMERA_MOUNT.pitchDeg },
+    rateHz: new ExpertPolicy(robot).rateHz,
+    camera: { width, height, fx: fy, fy, cx: width / 2, cy: height / 2, fovYDeg: mount.fovYDeg, heightM: mount.height, pitchDeg: mount.pitchDeg, gait: robot.gait },
     frames: { format: 'jpeg', quality },
     poses: 'traj_data.pkl: position [T, 2] (x, y) and yaw [T], world frame (Z up), metres and radians, frame k at row k; goal [2], the scenario goal; perturbed [T], 1 where the command after frame k carried a perturbation burst; success [1], 1 when the episode reached its goal',
     trajectories: names.length,

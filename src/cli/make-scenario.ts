@@ -14,7 +14,7 @@ import { BEHAVIOURS, type Behaviour, type Scenario } from '../sim/scenario';
 import { sceneWorld } from '../world/bake/scene-file';
 import type { World } from '../world/world';
 import { nonNegative, nonNegativeInt, parseVec2, writeOutput } from './parse';
-import { runCli } from './run-cli';
+import { isEntryPoint, runCli } from './run-cli';
 
 /** The world named by --world: a procedural world seed (the suites' 400 m worlds) or a scene file. */
 function worldOf(arg: string, size?: number): { world: World; worldRef: Scenario['world'] } {
@@ -28,7 +28,7 @@ function worldOf(arg: string, size?: number): { world: World; worldRef: Scenario
   return { world: sceneWorld(scene), worldRef: { kind: 'scene', path } };
 }
 
-const program = new Command('scenario')
+export const program = new Command('scenario')
   .description('Make one custom scenario: the route between two points from the walkable network, pedestrians placed by the suite rules.')
   .requiredOption('--world <seed|scene.json>', 'procedural world seed (400 m, as the suites) or an annotated scene file')
   .option('--world-size <m>', 'with --world SEED: world side length, metres (150–2000)', (v) => {
@@ -44,7 +44,7 @@ const program = new Command('scenario')
   .option('--id <id>', 'scenario id (default custom/BEHAVIOUR/START-GOAL)')
   .option('--out <file>', 'write the scenario here instead of stdout');
 
-runCli(async () => {
+if (isEntryPoint(import.meta.url)) runCli(async () => {
   program.parse();
   const o = program.opts<{ world: string; worldSize?: number; from: [number, number]; to: [number, number]; behaviour?: Behaviour; at?: number; seed: number; id?: string; out?: string }>();
   if (o.at !== undefined && !o.behaviour) throw new CliError('--at needs --behaviour');

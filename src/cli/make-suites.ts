@@ -11,7 +11,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Command } from 'commander';
 import { CliError } from '../core/user-error';
-import { runCli } from './run-cli';
+import { isEntryPoint, runCli } from './run-cli';
 import { nonNegativeInt, writeOutput } from './parse';
 import { readScannedScenes, readSceneFileArg } from '../bench/scanned-scenes-node';
 import { sceneSuite } from '../bench/scene-suite';
@@ -19,7 +19,7 @@ import { closureSuite } from '../bench/closure-suite';
 import { longSuite, reactiveSuite, smokeSuite, trainSuite, unitSuite } from '../bench/suites';
 import type { Scenario } from '../sim/scenario';
 
-const program = new Command('suites')
+export const program = new Command('suites')
   .description('Regenerate the scenario suites (smoke, unit, reactive, long, train) deterministically, or make the suite of one scanned scene (--scene).')
   .option('--out <dir|file>', 'output directory (default scenes/suites); with --scene, the suite file to write')
   .option('--scene <file>', 'make the suite of this annotated scene file (scenes/NAME.json) instead')
@@ -44,7 +44,7 @@ function keep(into: Scenario[], made: Scenario[]): Scenario[] {
   return made;
 }
 
-runCli(async () => {
+if (isEntryPoint(import.meta.url)) runCli(async () => {
   program.parse();
   const o = program.opts<{ out?: string; scene?: string; seed: number }>();
   if (o.scene) return writeSceneSuite(o.scene, o.seed, o.out);

@@ -9,16 +9,16 @@ import { dirname, join } from 'node:path';
 import { Command } from 'commander';
 import { positiveInt } from './parse';
 import { withHarness } from '../tools/browser-harness';
-import { runCli } from './run-cli';
+import { isEntryPoint, runCli } from './run-cli';
 
-const program = new Command('policy:smoke')
+export const program = new Command('policy:smoke')
   .description('Run an ONNX policy on synthetic frames in the headless page and print its commands.')
   .argument('<model>', 'the policy MODEL.onnx (its manifest MODEL.json beside it)')
   .option('--steps <n>', 'control steps', positiveInt(1000))
   .option('--batch <b>', 'environments per step', positiveInt(64))
   .option('--gpu', "use the machine's GPU instead of SwiftShader");
 
-runCli(async () => {
+if (isEntryPoint(import.meta.url)) runCli(async () => {
   program.parse();
   const model = program.args[0];
   const o = program.opts<{ steps?: number; batch?: number; gpu?: boolean }>();

@@ -14,7 +14,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { withHarness } from '../tools/browser-harness';
 import { CliError } from '../core/user-error';
-import { runCli } from './run-cli';
+import { isEntryPoint, runCli } from './run-cli';
 import { finiteNumber, nonNegative, numberBetween, parseVec3, positiveInt } from './parse';
 import { serveCapture } from './sog-parts';
 import { DEFAULT_LOD_PIXEL_FRACTION } from '../splats/splat-lod';
@@ -36,7 +36,7 @@ const sizes = (flag: string, v: string) =>
     return [w, h] as [number, number];
   });
 
-const program = new Command('profile')
+export const program = new Command('profile')
   .description('Demo renderer FPS and per-pass GPU times vs pedestrians, splats and resolution.')
   .option('--pedestrians <n,...>', 'pedestrian counts (sweep 1)', '0,10,50,100,250,500')
   .option('--splats <n,...>', 'splat budgets of the city view (sweep 2)', '10000,25000,50000')
@@ -91,7 +91,7 @@ async function profileScenes(o: { scene: string[]; width: number; height: number
   console.log(`\nwrote ${o.out}/profile.json`);
 }
 
-runCli(async () => {
+if (isEntryPoint(import.meta.url)) runCli(async () => {
   program.parse();
   if (program.opts<{ scene?: string[] }>().scene) return profileScenes(program.opts());
   const o = program.opts<{ pedestrians: string; splats: string; resolutions: string; base: string; frames: string; full?: boolean; standIns?: boolean; out: string; gpu?: boolean; headed?: boolean }>();

@@ -11,7 +11,7 @@
 import { Command } from 'commander';
 import { withHarness } from '../tools/browser-harness';
 import { CliError } from '../core/user-error';
-import { runCli } from './run-cli';
+import { isEntryPoint, runCli } from './run-cli';
 import { serveCapture } from './sog-parts';
 import { DEFAULT_LOD_PIXEL_FRACTION } from '../splats/splat-lod';
 import { SPATIAL_CELLS_MIN_SPLATS } from '../splats/splat-scene-buffers';
@@ -21,7 +21,7 @@ import type { PlacedPedestrian } from '../sensors/street-view';
 import { renderWorldCli, type WorldCliOptions } from './render-world';
 import { CLOCK_TIME, DEFAULT_CONDITIONS, WEATHERS, type Weather } from '../world/conditions';
 
-const program = new Command('render')
+export const program = new Command('render')
   .description('Render one frame of a Gaussian-splat capture (.ply, compressed .ply, .splat, .spz, glTF .glb / .gltf with KHR_gaussian_splatting, SOG .sog / meta.json / folder of SOG tiles) to a PNG.')
   .option('--scene <file|folder>', 'splat file, SOG meta.json, or a folder of SOG datasets (rendered as one scene)')
   .option('--world <seed|scene.json>', 'render a procedural world (integer seed) or a scanned-scene file instead of --scene')
@@ -46,7 +46,7 @@ const program = new Command('render')
   .option('--headed', 'show the browser window')
   .option('--gpu', "use the machine's GPU instead of SwiftShader");
 
-runCli(async () => {
+if (isEntryPoint(import.meta.url)) runCli(async () => {
   program.parse();
   const o = program.opts<{ scene?: string; world?: string; map?: boolean; pedestrians?: number; pedestrianAt?: PlacedPedestrian[]; frames?: number; orbit?: number; worldSize?: number; viewDistance?: number; out: string; width: number; height: number; eye?: [number, number, number]; target?: [number, number, number]; up?: [number, number, number]; fovY?: number; minAlphaMass?: number; lod?: number; headed?: boolean; gpu?: boolean; time?: string; weather?: string }>();
   if (!o.out.toLowerCase().endsWith('.png')) throw new CliError(`--out ${o.out}: the output must be a .png file`);

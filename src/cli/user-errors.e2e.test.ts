@@ -1,6 +1,7 @@
 /**
  * End to end: a user's mistake on the command line (a suite file that does not validate, a bad
- * --shard, a file that is not a splat capture, a bad --pedestrians or --pedestrian-at, a bad city-crowd option) ends in exactly one `error: …` line on stderr and
+ * --shard, a file that is not a splat capture, a bad --pedestrians or --pedestrian-at, a bad city-crowd option, an unknown
+ * --robot or a results folder of another robot) ends in exactly one `error: …` line on stderr and
  * exit status 1, never a stack trace. The tools run as a user runs them (`npx tsx src/cli/…`).
  */
 import { spawnSync } from 'node:child_process';
@@ -34,7 +35,18 @@ describe('user errors on the command line', () => {
   writeFileSync(badStart, JSON.stringify({ ...arenaSuite, tasks: [{ ...arenaSuite.tasks[0], start: { node: 0, towards: 999999 } }] }));
   const wrongScoring = join(dir, 'wrong-scoring.json');
   writeFileSync(wrongScoring, JSON.stringify({ ...arenaSuite, tasks: [{ ...arenaSuite.tasks.find((t: { family: string }) => t.family === 'vln'), family: 'localization' }] }));
+  // A results file of the wheeled robot (records without `robot`) and a dataset recorded with the dog.
+  const wheeledOut = join(dir, 'wheeled-out');
+  mkdirSync(wheeledOut, { recursive: true });
+  writeFileSync(join(wheeledOut, 'episodes.jsonl'), `${JSON.stringify({ scenarioId: 'smoke/static/000', suite: 'smoke', category: 'static', policy: 'expert', crowd: 'gpu', run: 0 })}\n`);
+  const dogDataset = join(dir, 'dog-dataset');
+  mkdirSync(dogDataset, { recursive: true });
+  writeFileSync(join(dogDataset, 'dataset.json'), JSON.stringify({ format: 'curbside-dataset/1', robot: 'dog' }));
   const cases: [string, string, string[], RegExp][] = [
+    ['an unknown --robot for the bench', 'bench.ts', ['--robot', 'tank'], /^error: option '--robot <name>' argument 'tank' is invalid\. unknown robot 'tank': expected one of wheeled, dog, humanoid$/],
+    ['an unknown --robot for a dataset', 'dataset.ts', ['--out', join(dir, 'ds'), '--robot', 'Dog'], /^error: option '--robot <name>' argument 'Dog' is invalid\. unknown robot 'Dog': expected one of wheeled, dog, humanoid$/],
+    ['resuming the wheeled robot\'s results with --robot dog', 'bench.ts', ['--robot', 'dog', '--out', wheeledOut], /^error: .*wheeled-out\/episodes\.jsonl: holds episodes run with --robot wheeled; resume with that robot, or start again with --fresh \(or another --out\)$/],
+    ['adding wheeled trajectories to a dataset recorded with --robot dog', 'dataset.ts', ['--out', dogDataset], /^error: .*dog-dataset\/dataset\.json: the dataset was recorded with --robot dog; add to it with that robot, or start again with --fresh \(or another --out\)$/],
     ['a scene far from the origin with a camera-fed policy', 'bench.ts', ['--suite', farSuite, '--out', join(dir, 'far-out')], /^error: out\/test-far\/far\.json: its capture sits 9,226,\d{3} m from the origin, where float32 splats lose precision; keep the scene local .*georeference\.offset/],
     ['a suite file that does not validate', 'bench.ts', ['--suite', bad], /^error: .*bad-suite\.json: 0\.id: .*expected string/],
     ['a malformed --shard', 'bench.ts', ['--shard', '3/2'], /^error: --shard 3\/2: expected i\/n with 1 <= i <= n/],

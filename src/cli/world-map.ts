@@ -13,6 +13,7 @@ import { BLOCK_TYPES, type BlockType } from '../world/blocks';
 import { worldInventory } from '../world/inventory';
 import { renderWorldMap, type MapAgent } from '../world/map-render';
 import { drawMapLabels } from './map-labels';
+import { isEntryPoint } from './run-cli';
 import { sampleRoute } from '../world/routes';
 import { generateWorld } from '../world/world';
 
@@ -27,7 +28,7 @@ const box = (v: string): [number, number, number, number] => {
   return p as [number, number, number, number];
 };
 
-const program = new Command('world-map')
+export const program = new Command('world-map')
   .description('Generate a procedural sidewalk world and write its top-down map as a PNG.')
   .requiredOption('--seed <n>', 'world seed (integer)', int)
   .requiredOption('--out <png>', 'output PNG path')
@@ -75,7 +76,7 @@ async function main(): Promise<void> {
   );
 }
 
-main().catch((e: unknown) => {
+if (isEntryPoint(import.meta.url)) main().catch((e: unknown) => {
   console.error(`error: ${e instanceof Error ? e.message : String(e)}`);
   process.exit(1);
 });

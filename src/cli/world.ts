@@ -9,16 +9,16 @@ import { CliError } from '../core/user-error';
 import { worldInventory } from '../world/inventory';
 import { generateWorld } from '../world/world';
 import { nonNegativeInt, worldSize, writeOutput } from './parse';
-import { runCli } from './run-cli';
+import { isEntryPoint, runCli } from './run-cli';
 
 
-const program = new Command('world')
+export const program = new Command('world')
   .description('Generate a procedural world and write its inventory (streets, names, landmarks, objects, pedestrian network) as JSON.')
   .requiredOption('--seed <K>', 'world seed (integer ≥ 0)', nonNegativeInt(0x7fffffff))
   .option('--size <M>', 'world side length in metres (150–2000)', worldSize, 400)
   .requiredOption('--json <OUT.json>', 'the inventory file to write');
 
-runCli(async () => {
+if (isEntryPoint(import.meta.url)) runCli(async () => {
   program.parse();
   const o = program.opts<{ seed: number; size: number; json: string }>();
   if (!o.json.toLowerCase().endsWith('.json')) throw new CliError(`--json ${o.json}: the output must be a .json file`);

@@ -1,6 +1,7 @@
 /**
- * Pedestrian bodies: the body-model form, its loaders (SMPL `.npz`, MakeHuman, built-in procedural,
- * rigged glTF), the float64 LBS reference and the GPU skinner.
+ * Pedestrian bodies: the body-model form, its loaders (SMPL `.npz`, MakeHuman, the shipped MakeHuman
+ * body set with LODs — the default —, built-in procedural, rigged glTF), the float64 LBS reference,
+ * the GPU skinner, the pedestrian pass and the per-walker appearance.
  */
 export * from './body-model';
 export * from './lbs-reference';
@@ -16,8 +17,14 @@ export { SKINNED_VERTEX_FLOATS, SKINNING_PARAMS_LAYOUT, SKINNING_WORKGROUP_SIZE,
 export * from './motion';
 export { PedestrianPass, type PedestrianPassOptions, type PedestrianTarget } from './pedestrian-pass';
 export {
-  DEFAULT_PEDESTRIAN_LIGHTING, PEDESTRIAN_INSTANCE_LAYOUT, PEDESTRIAN_LIGHTING_LAYOUT, REGION, packPedestrianInstances,
-  packPedestrianLighting, randomAppearance, vertexRegions, type PedestrianAppearance, type PedestrianLighting,
-  type PedestrianPlacement, type Rgb,
+  DEFAULT_PEDESTRIAN_LIGHTING, FABRIC_PATTERNS, HAIR_STYLES, LOWER_KINDS, PEDESTRIAN_INSTANCE_LAYOUT, PEDESTRIAN_LIGHTING_LAYOUT,
+  UPPER_KINDS, packPedestrianInstances, packPedestrianLighting, randomAppearance, type BodyShape, type FabricPattern, type HairStyle,
+  type LowerKind, type PedestrianAppearance, type PedestrianLighting, type PedestrianPlacement, type Rgb, type UpperKind,
 } from './pedestrian-appearance';
+export { MONK_SKIN_TONES, pedestrianBetas, pedestrianBetasFor } from './pedestrian-wardrobe';
+export { MATERIAL_VERTEX_LAYOUT, headFrame, materialVertexData, type HeadFrame } from './pedestrian-material';
+export { MAKEHUMAN_LOD_COUNT, makeHumanBodies, makeHumanBody, makeHumanLod, makeHumanMaterial } from './makehuman-set';
+export { BODY_SET_FORMAT, decodeBodyLod, encodeBodyLod, type BodyLod, type BodyLodFile } from './body-set-format';
+export { PedestrianLodGroup, type PedestrianLodOptions } from './pedestrian-lod';
+export { MATERIAL_CUTS, pedestrianAlbedo, type MaterialPoint } from './pedestrian-albedo-reference';
 export { pedestrianToWorld, projectPedestrianVertex, rasterizeSilhouette, silhouetteRows, type ProjectedVertex } from './pedestrian-reference';

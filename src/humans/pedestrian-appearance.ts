@@ -1,30 +1,62 @@
 /**
- * Pedestrian appearance and lighting for the render pass (`shaders/humans/pedestrian.wgsl`):
- * seeded random appearances, body regions per vertex, and the host layouts of the WGSL
+ * Pedestrian appearance and lighting for the render pass (`shaders/humans/pedestrian.wgsl`): the
+ * per-walker material and body shape (seeded by `randomAppearance`, pedestrian-wardrobe.ts), and the host layouts of the WGSL
  * `PedestrianInstance` and `PedestrianLighting` structs (`shaders/humans/pedestrian-types.wgsl`,
  * checked by `pedestrian-layout.browser.test.ts`).
  */
-import { createRng } from '../core/random';
-import type { BodyModel } from './body-model';
 
 /** sRGB colour, each channel in [0, 1]. */
 export type Rgb = [number, number, number];
 
-/** How one pedestrian looks. */
+/** Hair: none, a short cap, or long (down the back of the head and neck). WGSL `hairStyle` 0, 1, 2. */
+export const HAIR_STYLES = ['bald', 'short', 'long'] as const;
+export type HairStyle = (typeof HAIR_STYLES)[number];
+/** Upper garment: short sleeves, long sleeves, an open jacket over `innerColor`, a dress (upper fabric down to the knees). WGSL `upperKind` 0–3. */
+export const UPPER_KINDS = ['tshirt', 'shirt', 'jacket', 'dress'] as const;
+export type UpperKind = (typeof UPPER_KINDS)[number];
+/** Lower garment: to the ankles, to above the knees, a skirt to the knees. WGSL `lowerKind` 0–2 (ignored under a dress). */
+export const LOWER_KINDS = ['trousers', 'shorts', 'skirt'] as const;
+export type LowerKind = (typeof LOWER_KINDS)[number];
+/** Fabric patterns, computed in the fragment shader from the rest-pose surface position. WGSL 0–4. */
+export const FABRIC_PATTERNS = ['plain', 'stripes', 'check', 'denim', 'print'] as const;
+export type FabricPattern = (typeof FABRIC_PATTERNS)[number];
+
+/**
+ * Body shape in the body set's named directions (β of the MakeHuman set, body-set-build.ts;
+ * mapped onto other bodies by `pedestrianBetas`): gender −1 female … +1 male, age 0 = 25 y … 1 ≈ 74 y,
+ * weight, muscle and height −1 … +1 (MakeHuman's slider range about its default).
+ */
+export interface BodyShape {
+  gender: number;
+  age: number;
+  weight: number;
+  muscle: number;
+  height: number;
+}
+
+/** How one pedestrian looks: its material (skin, hair, clothes, shoes) and its body shape. */
 export interface PedestrianAppearance {
   skinColor: Rgb;
-  upperColor: Rgb;
-  lowerColor: Rgb;
   hairColor: Rgb;
-  stripeColor: Rgb;
-  /** Stripe period along the rest-pose height, metres (0 = plain upper garment). */
-  stripePeriod: number;
-  /** Share of each stripe period in `stripeColor`, [0, 1]. */
-  stripeFraction: number;
-  longSleeves: boolean;
-  longHair: boolean;
-  /** Grey level of the shoes, [0, 1]. */
-  shoeShade: number;
+  hairStyle: HairStyle;
+  upperKind: UpperKind;
+  /** Main colour of the upper garment (shirt, jacket or dress). */
+  upperColor: Rgb;
+  /** Second colour of the upper fabric's pattern. */
+  upperColor2: Rgb;
+  upperPattern: FabricPattern;
+  lowerKind: LowerKind;
+  lowerColor: Rgb;
+  lowerColor2: Rgb;
+  lowerPattern: FabricPattern;
+  /** The shirt under an open jacket. */
+  innerColor: Rgb;
+  shoeColor: Rgb;
+  /** Pattern period (stripes, check, print cells), metres on the rest-pose body. */
+  patternScale: number;
+  /** In [0, 1): varies the print's dot placement. */
+  patternSeed: number;
+  shape: BodyShape;
 }
 
 /** Where a pedestrian stands: world position of its body-frame origin (metres) and heading (rad). */
@@ -34,22 +66,27 @@ export interface PedestrianPlacement {
 }
 
 /**
- * Byte offsets of WGSL `PedestrianInstance` (96 bytes, 16-byte aligned). Packed by
- * {@link packPedestrianInstances}.
+ * Byte offsets of WGSL `PedestrianInstance` (144 bytes, 16-byte aligned). Packed by
+ * {@link packPedestrianInstances}. Kinds and patterns are indices into {@link HAIR_STYLES},
+ * {@link UPPER_KINDS}, {@link LOWER_KINDS}, {@link FABRIC_PATTERNS}, stored as f32.
  *
  * | offset | type | field |
  * |---|---|---|
  * | 0 | vec3f | position (m, world) | 12 | f32 | yaw (rad) |
- * | 16 | vec3f | skinColor | 28 | f32 | stripePeriod (m) |
- * | 32 | vec3f | upperColor | 44 | f32 | stripeFraction |
- * | 48 | vec3f | lowerColor | 60 | f32 | longSleeves (0/1) |
- * | 64 | vec3f | hairColor | 76 | f32 | hairLength (0/1) |
- * | 80 | vec3f | stripeColor | 92 | f32 | shoeShade |
+ * | 16 | vec3f | skinColor | 28 | f32 | hairStyle |
+ * | 32 | vec3f | hairColor | 44 | f32 | patternScale (m) |
+ * | 48 | vec3f | upperColor | 60 | f32 | upperKind |
+ * | 64 | vec3f | upperColor2 | 76 | f32 | upperPattern |
+ * | 80 | vec3f | lowerColor | 92 | f32 | lowerKind |
+ * | 96 | vec3f | lowerColor2 | 108 | f32 | lowerPattern |
+ * | 112 | vec3f | shoeColor | 124 | f32 | patternSeed |
+ * | 128 | vec3f | innerColor | 140 | f32 | pad |
  */
 export const PEDESTRIAN_INSTANCE_LAYOUT = {
-  size: 96,
-  position: 0, yaw: 12, skinColor: 16, stripePeriod: 28, upperColor: 32, stripeFraction: 44,
-  lowerColor: 48, longSleeves: 60, hairColor: 64, hairLength: 76, stripeColor: 80, shoeShade: 92,
+  size: 144,
+  position: 0, yaw: 12, skinColor: 16, hairStyle: 28, hairColor: 32, patternScale: 44, upperColor: 48, upperKind: 60,
+  upperColor2: 64, upperPattern: 76, lowerColor: 80, lowerKind: 92, lowerColor2: 96, lowerPattern: 108,
+  shoeColor: 112, patternSeed: 124, innerColor: 128, pad: 140,
 } as const;
 
 /** Byte offsets of WGSL `PedestrianLighting` (80 bytes). */
@@ -106,7 +143,8 @@ export function packPedestrianLighting(l: PedestrianLighting): Float32Array<Arra
 }
 
 /**
- * Packs placements and appearances (same length) into PedestrianInstance records.
+ * Packs placements and appearances (same length) into PedestrianInstance records
+ * ({@link PEDESTRIAN_INSTANCE_LAYOUT}).
  *
  * @throws Error when the two arrays differ in length.
  */
@@ -114,95 +152,32 @@ export function packPedestrianInstances(placements: readonly PedestrianPlacement
   if (placements.length !== appearances.length) {
     throw new Error(`packPedestrianInstances: ${placements.length} placements but ${appearances.length} appearances`);
   }
-  const F = PEDESTRIAN_INSTANCE_LAYOUT.size / 4;
+  const L = PEDESTRIAN_INSTANCE_LAYOUT;
+  const F = L.size / 4;
   const out = new Float32Array(placements.length * F);
   placements.forEach((p, i) => {
     const a = appearances[i];
     const o = i * F;
-    out.set(p.position, o);
-    out[o + 3] = p.yaw;
-    out.set(a.skinColor, o + 4);
-    out[o + 7] = a.stripePeriod;
-    out.set(a.upperColor, o + 8);
-    out[o + 11] = a.stripeFraction;
-    out.set(a.lowerColor, o + 12);
-    out[o + 15] = a.longSleeves ? 1 : 0;
-    out.set(a.hairColor, o + 16);
-    out[o + 19] = a.longHair ? 1 : 0;
-    out.set(a.stripeColor, o + 20);
-    out[o + 23] = a.shoeShade;
+    const put = (offset: number, v: number | readonly number[]) => (typeof v === 'number' ? (out[o + offset / 4] = v) : out.set(v, o + offset / 4));
+    put(L.position, p.position);
+    put(L.yaw, p.yaw);
+    put(L.skinColor, a.skinColor);
+    put(L.hairStyle, HAIR_STYLES.indexOf(a.hairStyle));
+    put(L.hairColor, a.hairColor);
+    put(L.patternScale, a.patternScale);
+    put(L.upperColor, a.upperColor);
+    put(L.upperKind, UPPER_KINDS.indexOf(a.upperKind));
+    put(L.upperColor2, a.upperColor2);
+    put(L.upperPattern, FABRIC_PATTERNS.indexOf(a.upperPattern));
+    put(L.lowerColor, a.lowerColor);
+    put(L.lowerKind, LOWER_KINDS.indexOf(a.lowerKind));
+    put(L.lowerColor2, a.lowerColor2);
+    put(L.lowerPattern, FABRIC_PATTERNS.indexOf(a.lowerPattern));
+    put(L.shoeColor, a.shoeColor);
+    put(L.patternSeed, a.patternSeed);
+    put(L.innerColor, a.innerColor);
   });
   return out;
 }
 
-/** Skin tones (sRGB), light to dark, after the Fitzpatrick range as rendered in common skin palettes. */
-const SKIN = [[0.96, 0.8, 0.69], [0.92, 0.72, 0.58], [0.8, 0.6, 0.45], [0.67, 0.47, 0.33], [0.5, 0.34, 0.23], [0.36, 0.24, 0.16]] as const;
-const HAIR = [[0.08, 0.06, 0.05], [0.22, 0.14, 0.08], [0.42, 0.28, 0.15], [0.7, 0.56, 0.35], [0.55, 0.55, 0.55], [0.5, 0.2, 0.1]] as const;
-const CLOTH = [
-  [0.12, 0.14, 0.2], [0.75, 0.1, 0.1], [0.1, 0.3, 0.6], [0.9, 0.9, 0.88], [0.15, 0.15, 0.15], [0.3, 0.45, 0.25],
-  [0.85, 0.6, 0.1], [0.5, 0.3, 0.5], [0.55, 0.5, 0.4], [0.2, 0.55, 0.6], [0.65, 0.65, 0.68], [0.4, 0.2, 0.1],
-] as const;
-const TROUSERS = [[0.12, 0.15, 0.25], [0.1, 0.1, 0.1], [0.3, 0.3, 0.32], [0.45, 0.4, 0.3], [0.2, 0.25, 0.4], [0.55, 0.5, 0.42]] as const;
-
-/** A seeded random appearance (fork `appearance` of the project RNG; same seed → same look). */
-export function randomAppearance(seed: number): PedestrianAppearance {
-  const rng = createRng(seed).fork('appearance');
-  const pick = <T extends readonly (readonly number[])[]>(list: T) => [...rng.pick(list)] as Rgb;
-  const upper = pick(CLOTH);
-  let stripe = pick(CLOTH);
-  if (stripe.every((c, i) => Math.abs(c - upper[i]) < 0.1)) stripe = [0.95, 0.95, 0.95];
-  const striped = rng.next() < 0.3;
-  return {
-    skinColor: pick(SKIN),
-    upperColor: upper,
-    lowerColor: pick(TROUSERS),
-    hairColor: pick(HAIR),
-    stripeColor: stripe,
-    stripePeriod: striped ? rng.range(0.05, 0.12) : 0,
-    stripeFraction: rng.range(0.3, 0.55),
-    longSleeves: rng.next() < 0.5,
-    longHair: rng.next() < 0.35,
-    shoeShade: rng.pick([0.08, 0.15, 0.85, 0.45]),
-  };
-}
-
-/** Body regions per vertex (values of the WGSL `REGION_*` constants). */
-export const REGION = { skin: 0, upper: 1, lower: 2, hair: 3, shoes: 4, forearm: 5, longHair: 6 } as const;
-
-/** SMPL joint → region of the vertices it dominates (head refined by position, see {@link vertexRegions}). */
-const JOINT_REGION: readonly number[] = [
-  REGION.lower, REGION.lower, REGION.lower, REGION.upper, REGION.lower, REGION.lower, REGION.upper, REGION.shoes,
-  REGION.shoes, REGION.upper, REGION.shoes, REGION.shoes, REGION.skin, REGION.upper, REGION.upper, REGION.skin,
-  REGION.upper, REGION.upper, REGION.forearm, REGION.forearm, REGION.skin, REGION.skin, REGION.skin, REGION.skin,
-];
-
-/**
- * Per-vertex region and rest height, the pass's static vertex buffer.
- *
- * Region from the vertex's strongest skin weight (table above: pelvis/legs lower, spine/collars/
- * upper arms upper, forearms sleeve-dependent, hands/neck/face skin, ankles/feet shoes). Head
- * vertices become hair above 0.14 m over the head joint (the crown) or behind it above 0.04 m,
- * and long hair behind the head down to the neck. Needs SMPL's 24 joints; other models get `skin`.
- *
- * @returns `regions` (V u32) and `restHeight` (V f32, template z in metres).
- */
-export function vertexRegions(model: BodyModel): { regions: Uint32Array; restHeight: Float32Array } {
-  const V = model.vertexCount;
-  const regions = new Uint32Array(V);
-  const restHeight = new Float32Array(V);
-  const smpl = model.jointCount === 24;
-  const hx = model.jointTemplate[45], hz = model.jointTemplate[47];
-  for (let v = 0; v < V; v++) {
-    const x = model.template[3 * v], z = model.template[3 * v + 2];
-    restHeight[v] = z;
-    if (!smpl) continue;
-    const j = model.skinIndices[4 * v]; // strongest first
-    let r = JOINT_REGION[j];
-    if (j === 15) {
-      if (z > hz + 0.14 || (x < hx - 0.03 && z > hz + 0.04)) r = REGION.hair;
-      else if (x < hx - 0.02) r = REGION.longHair;
-    }
-    regions[v] = r;
-  }
-  return { regions, restHeight };
-}
+export { randomAppearance } from './pedestrian-wardrobe';

@@ -13,7 +13,9 @@ import { allocateSplatCloud, SH_C0 } from '../splats/splat-cloud';
 import { SplatRenderer } from '../splats/splat-renderer';
 import { SplatSceneBuffers } from '../splats/splat-scene-buffers';
 import { motionPose } from './motion/pedestrian-motion';
-import { defaultSkeleton } from './motion/skeleton';
+import { proceduralSkeleton, skeletonFromModel } from './motion/skeleton';
+import type { BodyModel } from './body-model';
+import { makeHumanBody } from './makehuman-set';
 import { randomAppearance, type PedestrianPlacement } from './pedestrian-appearance';
 import { PedestrianPass } from './pedestrian-pass';
 import { projectPedestrianVertex, rasterizeSilhouette, silhouetteRows } from './pedestrian-reference';
@@ -22,17 +24,18 @@ import { createProceduralBody } from './procedural-body';
 import { SKINNED_VERTEX_FLOATS } from './skinning-layout';
 import { readFloats } from './skinning-test-utils';
 
-const model = createProceduralBody();
+const procedural = createProceduralBody();
 const WALK = { walkSpeed: 1.3, turnRate: 0, gesture: 'none', idle: 'stand' } as const;
 
 /** Skins and draws `placements` (walking poses) and returns colour, depth and the skinned vertices. */
-async function drawPedestrians(device: GPUDevice, cam: CameraModel, placements: PedestrianPlacement[], extra?: (encoder: GPUCommandEncoder, target: OffscreenTarget) => Promise<() => void>) {
+async function drawPedestrians(device: GPUDevice, cam: CameraModel, placements: PedestrianPlacement[], extra?: (encoder: GPUCommandEncoder, target: OffscreenTarget) => Promise<() => void>, model: BodyModel = procedural) {
   const n = placements.length;
   const skinner = await PedestrianSkinner.create(device, model, n);
   const pass = await PedestrianPass.create(device, { colorFormat: OFFSCREEN_COLOR_FORMAT, depthFormat: OFFSCREEN_DEPTH_FORMAT, model, capacity: n });
   const target = new OffscreenTarget(device, cam.width, cam.height);
   const poses = new Float32Array(n * 75);
-  placements.forEach((_, i) => motionPose(defaultSkeleton(), WALK, 0.4 + 0.3 * i, 10 + i, poses, 75 * i));
+  const skeleton = model === procedural ? proceduralSkeleton() : skeletonFromModel(model);
+  placements.forEach((_, i) => motionPose(skeleton, WALK, 0.4 + 0.3 * i, 10 + i, poses, 75 * i));
   skinner.setPoses(poses);
   pass.setInstances(placements, placements.map((_, i) => randomAppearance(i + 1)));
   const encoder = device.createCommandEncoder();
@@ -51,14 +54,17 @@ async function drawPedestrians(device: GPUDevice, cam: CameraModel, placements: 
 const maskOf = (color: Float32Array) => Uint8Array.from({ length: color.length / 4 }, (_, i) => (color[4 * i + 3] > 0.5 ? 1 : 0));
 
 describe('PedestrianPass', () => {
-  it('draws the silhouette and depth of the CPU reference transform (96×72, 2 pedestrians)', async () => {
+  it.each([
+    ['procedural', procedural],
+    ['MakeHuman LOD1', makeHumanBody(1)],
+  ] as const)('draws the silhouette and depth of the CPU reference transform (96×72, 2 pedestrians, %s body)', async (_, model) => {
     const camera: PinholeCamera = { eye: [0, 0, 1.2], target: [5, 0.3, 1.0], up: [0, 0, 1], fovYDeg: 50, width: 96, height: 72, near: 0.1, far: 100 };
     const cam = cameraModel(camera);
     const placements: PedestrianPlacement[] = [
       { position: [4, 0.8, 0], yaw: 0.5 },
       { position: [6.5, -0.7, 0], yaw: 2.8 },
     ];
-    const { color, depth, skinned } = await withDevice((device) => drawPedestrians(device, cam, placements));
+    const { color, depth, skinned } = await withDevice((device) => drawPedestrians(device, cam, placements, undefined, model));
     const V = model.vertexCount * SKINNED_VERTEX_FLOATS;
     const ref = rasterizeSilhouette(cam, placements.map((placement, i) => ({ placement, skinned: skinned.subarray(i * V, (i + 1) * V) })), model.faces);
     const gpu = maskOf(color);
@@ -74,7 +80,10 @@ describe('PedestrianPass', () => {
     expect(covered).toBeGreaterThan(200);
     // Identical f32 inputs; the GPU projects in f32 and applies the top-left rule on exact ties, so
     // only pixels whose centre lies within ~1e-4 px of an edge may differ: allow 0.5 % of coverage.
-    expect(mismatches, first).toBeLessThanOrEqual(Math.max(2, Math.ceil(0.005 * covered)));
+    // The decimated MakeHuman LODs have long thin (sliver) triangles whose edges pass near more
+    // pixel centres: allow 1.5 % there.
+    const share = model === procedural ? 0.005 : 0.015;
+    expect(mismatches, first).toBeLessThanOrEqual(Math.max(2, Math.ceil(share * covered)));
     // Depth: the nearest projected vertex bounds the depth buffer from below over the silhouette.
     let minNdc = Infinity;
     placements.forEach((placement, i) => {

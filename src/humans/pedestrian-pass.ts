@@ -12,7 +12,7 @@
  * | `camera` (uniform) | `Camera` (common/camera.wgsl) | `encode` |
  * | `lighting` (uniform) | `PedestrianLighting` | `setLighting` |
  * | `instances` (storage) | capacity × `PedestrianInstance` (PEDESTRIAN_INSTANCE_LAYOUT) | `setInstances` |
- * | `regions` (vertex) | V × (u32 region, f32 rest height) | constructor ({@link vertexRegions}) |
+ * | `material` (vertex) | V × 32 B material coordinates | constructor ({@link materialVertexData} or `options.material`) |
  * | `indices` (index) | the model's faces, u32 | constructor |
  *
  * Pipeline: back faces culled (faces are counter-clockwise from outside; the projection keeps
@@ -25,8 +25,9 @@ import { createKernelModule } from '../gpu/shader-loader';
 import type { BodyModel } from './body-model';
 import {
   DEFAULT_PEDESTRIAN_LIGHTING, PEDESTRIAN_INSTANCE_LAYOUT, PEDESTRIAN_LIGHTING_LAYOUT, packPedestrianInstances,
-  packPedestrianLighting, vertexRegions, type PedestrianAppearance, type PedestrianLighting, type PedestrianPlacement,
+  packPedestrianLighting, type PedestrianAppearance, type PedestrianLighting, type PedestrianPlacement,
 } from './pedestrian-appearance';
+import { MATERIAL_VERTEX_LAYOUT, materialVertexData } from './pedestrian-material';
 
 /** Options of {@link PedestrianPass.create}. */
 export interface PedestrianPassOptions {
@@ -36,6 +37,11 @@ export interface PedestrianPassOptions {
   model: BodyModel;
   /** Most pedestrians drawn per frame. */
   capacity: number;
+  /**
+   * The model's material vertex buffer (V × 32 bytes, pedestrian-material.ts); default
+   * `materialVertexData(model)`. A LOD passes its parent's (`makeHumanMaterial`) so the look cannot move.
+   */
+  material?: ArrayBuffer;
   label?: string;
 }
 
@@ -63,7 +69,15 @@ function pedestrianPipeline(device: GPUDevice, colorFormat: GPUTextureFormat, de
         module,
         entryPoint: 'vertexMain',
         constants: { VERTEX_COUNT: vertexCount },
-        buffers: [{ arrayStride: 8, stepMode: 'vertex', attributes: [{ shaderLocation: 0, offset: 0, format: 'uint32' }, { shaderLocation: 1, offset: 4, format: 'float32' }] }],
+        buffers: [{
+          arrayStride: MATERIAL_VERTEX_LAYOUT.stride,
+          stepMode: 'vertex',
+          attributes: [
+            { shaderLocation: 0, offset: MATERIAL_VERTEX_LAYOUT.restPosition, format: 'float32x3' },
+            { shaderLocation: 1, offset: MATERIAL_VERTEX_LAYOUT.bodyZ, format: 'float32x4' },
+            { shaderLocation: 2, offset: MATERIAL_VERTEX_LAYOUT.weights, format: 'unorm8x4' },
+          ],
+        }],
       },
       fragment: { module, entryPoint: 'fragmentMain', targets: [{ format: colorFormat }] },
       primitive: { topology: 'triangle-list', cullMode: 'back', frontFace: 'ccw' },
@@ -78,7 +92,7 @@ export class PedestrianPass {
   private readonly cameraBuffer: GPUBuffer;
   private readonly lightingBuffer: GPUBuffer;
   private readonly instanceBuffer: GPUBuffer;
-  private readonly regionBuffer: GPUBuffer;
+  private readonly materialBuffer: GPUBuffer;
   private readonly indexBuffer: GPUBuffer;
   private readonly indexCount: number;
   private bindGroup: GPUBindGroup | null = null;
@@ -91,20 +105,18 @@ export class PedestrianPass {
     readonly model: BodyModel,
     readonly capacity: number,
     readonly label: string,
+    material: ArrayBuffer | undefined,
   ) {
     const V = model.vertexCount;
     this.cameraBuffer = device.createBuffer({ label: `${label}.camera`, size: CAMERA_LAYOUT.size, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
     this.lightingBuffer = device.createBuffer({ label: `${label}.lighting`, size: PEDESTRIAN_LIGHTING_LAYOUT.size, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
     this.instanceBuffer = device.createBuffer({ label: `${label}.instances`, size: capacity * PEDESTRIAN_INSTANCE_LAYOUT.size, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
-    const { regions, restHeight } = vertexRegions(model);
-    const packed = new ArrayBuffer(V * 8);
-    const u = new Uint32Array(packed), f = new Float32Array(packed);
-    for (let v = 0; v < V; v++) {
-      u[2 * v] = regions[v];
-      f[2 * v + 1] = restHeight[v];
+    const packed = material ?? materialVertexData(model);
+    if (packed.byteLength !== V * MATERIAL_VERTEX_LAYOUT.stride) {
+      throw new Error(`${label}: material buffer of ${packed.byteLength} bytes, expected ${V} × ${MATERIAL_VERTEX_LAYOUT.stride}`);
     }
-    this.regionBuffer = device.createBuffer({ label: `${label}.regions`, size: packed.byteLength, usage: GPUBufferUsage.VERTEX | GPUBufferUsage.COPY_DST });
-    device.queue.writeBuffer(this.regionBuffer, 0, packed);
+    this.materialBuffer = device.createBuffer({ label: `${label}.material`, size: packed.byteLength, usage: GPUBufferUsage.VERTEX | GPUBufferUsage.COPY_DST });
+    device.queue.writeBuffer(this.materialBuffer, 0, packed);
     this.indexCount = model.faces.length;
     this.indexBuffer = device.createBuffer({ label: `${label}.indices`, size: Math.ceil((this.indexCount * 4) / 4) * 4, usage: GPUBufferUsage.INDEX | GPUBufferUsage.COPY_DST });
     device.queue.writeBuffer(this.indexBuffer, 0, model.faces as Uint32Array<ArrayBuffer>);
@@ -115,7 +127,7 @@ export class PedestrianPass {
    * Allocates buffers; the pipeline (VERTEX_COUNT = model.vertexCount) is compiled once per device,
    * formats and vertex count.
    *
-   * @throws Error when `capacity` is not a positive integer or the WGSL fails to compile.
+   * @throws Error when `capacity` is not a positive integer, `material` has the wrong size, or the WGSL fails to compile.
    */
   static async create(device: GPUDevice, options: PedestrianPassOptions): Promise<PedestrianPass> {
     const label = options.label ?? 'PedestrianPass';
@@ -123,7 +135,7 @@ export class PedestrianPass {
       throw new Error(`PedestrianPass.create: capacity ${options.capacity} is not a positive integer`);
     }
     const pipeline = await pedestrianPipeline(device, options.colorFormat, options.depthFormat, options.model.vertexCount);
-    return new PedestrianPass(device, pipeline, options.model, options.capacity, label);
+    return new PedestrianPass(device, pipeline, options.model, options.capacity, label, options.material);
   }
 
   /** Sets the sun and sky (see {@link PedestrianLighting}); takes effect at the next submission. */
@@ -187,7 +199,7 @@ export class PedestrianPass {
     if (count > 0) {
       pass.setPipeline(this.pipeline);
       pass.setBindGroup(0, this.bindGroup!);
-      pass.setVertexBuffer(0, this.regionBuffer);
+      pass.setVertexBuffer(0, this.materialBuffer);
       pass.setIndexBuffer(this.indexBuffer, 'uint32');
       pass.drawIndexed(this.indexCount, count);
     }
@@ -196,7 +208,7 @@ export class PedestrianPass {
 
   /** Frees every buffer it made; later encodes throw. */
   destroy(): void {
-    for (const b of [this.cameraBuffer, this.lightingBuffer, this.instanceBuffer, this.regionBuffer, this.indexBuffer]) b.destroy();
+    for (const b of [this.cameraBuffer, this.lightingBuffer, this.instanceBuffer, this.materialBuffer, this.indexBuffer]) b.destroy();
     this.destroyed = true;
   }
 }

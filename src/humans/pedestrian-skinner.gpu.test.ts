@@ -16,6 +16,9 @@ import { loadSmplNpz } from './smpl-npz';
 import { writeSyntheticSmplNpz } from './synthetic-smpl';
 import { loadGltfBody } from './gltf-body';
 import { compareGpuWithReference, type SkinningComparison } from './skinning-test-utils';
+import { MAKEHUMAN_LOD_COUNT, makeHumanBody } from './makehuman-set';
+import { randomAppearance } from './pedestrian-appearance';
+import { pedestrianBetas } from './pedestrian-wardrobe';
 
 const POSITION_TOLERANCE = 1e-4;
 const NORMAL_TOLERANCE = 1e-4;
@@ -54,6 +57,14 @@ describe('PedestrianSkinner (GPU) vs skinBody (reference)', () => {
       );
       check('makehuman', await compareGpuWithReference(device, model, (n) => betas[n], 3, 32, 0.4));
     }));
+
+  for (let k = 0; k < MAKEHUMAN_LOD_COUNT; k++) {
+    it(`shipped MakeHuman set LOD${k} (seeded walker shapes), 2 pedestrians`, () =>
+      withDevice(async (device) => {
+        const model = makeHumanBody(k);
+        check(`makehuman-lod${k}`, await compareGpuWithReference(device, model, (n) => pedestrianBetas(model, randomAppearance(50 + n).shape), 2, 60 + k, 0.4));
+      }));
+  }
 
   it('glTF CesiumMan, 3 pedestrians', () =>
     withDevice(async (device) => {

@@ -16,7 +16,7 @@ import type { SplatCloud } from '../splats/splat-cloud';
 import { renderWorldMap } from '../world/map-render';
 import { generateWorld, type World } from '../world/world';
 import { StreetView, type PlacedPedestrian } from './street-view';
-import { ChunkedWorld, DEFAULT_CHUNK_SIZE, DEFAULT_VIEW_DISTANCE } from '../world/bake/chunks';
+import { type BakeOptions, ChunkedWorld, DEFAULT_CHUNK_SIZE, DEFAULT_VIEW_DISTANCE } from '../world/bake/chunks';
 import { defaultWorldCamera } from '../world/bake/default-camera';
 import { loadScene, parseSceneFile, sceneCamera, sceneWorld } from '../world/bake/scene-file';
 import { compositeSky } from '../world/bake/sky';
@@ -52,6 +52,8 @@ export interface WorldViewRequest extends ViewCameraRequest {
   maxPedestrians?: number;
   /** Time of day and weather (drawn by the robot camera, as in an episode); default: the default look. */
   conditions?: Conditions;
+  /** How the city is baked (sign style, surface detail); default: the city as shipped. */
+  bake?: BakeOptions;
 }
 
 /** An opened view: its session for `renderViewFrame` / `closeView`, and what opening it cost. */
@@ -167,7 +169,7 @@ export async function openWorldView(req: WorldViewRequest): Promise<ViewOpened> 
   const world = generateWorld({ seed: req.seed, size: req.worldSize });
   const camera = applyOverrides(defaultWorldCamera(world, { widthPx: req.width, heightPx: req.height }), req);
   checkPlaced(world, req.pedestrianAt ?? [], `world ${world.seed}`);
-  const chunked = new ChunkedWorld(world, req.chunkSize ?? DEFAULT_CHUNK_SIZE);
+  const chunked = new ChunkedWorld(world, req.chunkSize ?? DEFAULT_CHUNK_SIZE, req.bake);
   const viewDistance = req.viewDistance ?? DEFAULT_VIEW_DISTANCE;
   if (chunked.view(camera, { viewDistance }).cloud.count === 0) throw new Error(`world ${world.seed}: no chunk is visible from eye ${camera.eye.join(',')}`);
   return openView({

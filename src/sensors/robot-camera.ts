@@ -20,10 +20,11 @@
  */
 import { cameraModel, type PinholeCamera } from '../gpu/camera';
 import { submit } from '../gpu/gpu-stats';
-import { createProceduralBody } from '../humans/procedural-body';
+import { makeHumanBody } from '../humans/makehuman-set';
 import { PedestrianPass } from '../humans/pedestrian-pass';
 import { PedestrianSkinner } from '../humans/pedestrian-skinner';
 import { randomAppearance, type PedestrianAppearance, type PedestrianPlacement } from '../humans/pedestrian-appearance';
+import { pedestrianBetasFor } from '../humans/pedestrian-wardrobe';
 import { PedestrianMotion } from '../humans/motion/pedestrian-motion';
 import { POSE_FLOATS, type MotionState } from '../humans/motion/procedural-gait';
 import { skeletonFromModel, type MotionSkeleton } from '../humans/motion/skeleton';
@@ -37,6 +38,8 @@ import { ChunkedWorld } from '../world/bake/chunks';
 import { groundHeight } from '../world/queries';
 import type { World } from '../world/world';
 import type { RobotState } from '../robot/unicycle';
+import type { RobotSpec } from '../robot/robot-spec';
+import { GaitOdometer, gaitCameraPose, gaitOffset, type GaitModel } from '../robot/gait';
 import type { PedestrianGesture } from '../sim/episode-contracts';
 import { conditionsShading, type Conditions, type ConditionsShading } from '../world/conditions';
 import { DEFAULT_PEDESTRIAN_LIGHTING } from '../humans/pedestrian-appearance';
@@ -75,6 +78,12 @@ export interface RobotCameraOptions {
   background?: SplatBackground;
   /** Time of day and weather (default none: the look of earlier versions, see the module comment). */
   conditions?: Conditions;
+  /**
+   * The embodiment whose gait moves the camera (robot/gait.ts: bob, sway, roll and pitch by distance
+   * travelled between rendered views); default none, as for the wheeled robot: the camera rides level.
+   * Its height and pitch are `mount`'s (robot/embodiments.ts: embodiedMount).
+   */
+  robot?: RobotSpec;
 }
 
 /** Sky tint behind the splats (linear RGB). */
@@ -92,10 +101,12 @@ export class RobotCamera {
   private clearColor: GPUColor = SKY_CLEAR;
   /** Seconds of view time since the last {@link resetPedestrians} (the rain's time). */
   private elapsed = 0;
+  /** The gait moving the camera and the distance walked this episode (null: the camera rides level). */
+  private walking: { gait: GaitModel; odometer: GaitOdometer } | null = null;
 
   private constructor(
     private readonly device: GPUDevice,
-    private readonly options: Required<Omit<RobotCameraOptions, 'body' | 'background' | 'conditions'>> & { body: BodyModel; background: SplatBackground },
+    private readonly options: Required<Omit<RobotCameraOptions, 'body' | 'background' | 'conditions' | 'robot'>> & { body: BodyModel; background: SplatBackground },
     private readonly splats: SplatRenderer,
     private readonly skinner: PedestrianSkinner,
     private readonly pass: PedestrianPass,
@@ -107,7 +118,7 @@ export class RobotCamera {
   }
 
   static async create(device: GPUDevice, opts: RobotCameraOptions): Promise<RobotCamera> {
-    const options = { viewDistance: 30, maxPedestrians: 16, seed: 1, ...opts, body: opts.body ?? createProceduralBody(), background: opts.background ?? new ChunkedWorld(opts.world) };
+    const options = { viewDistance: 30, maxPedestrians: 16, seed: 1, ...opts, body: opts.body ?? makeHumanBody(), background: opts.background ?? new ChunkedWorld(opts.world) };
     const [splats, skinner, pass, rain] = await Promise.all([
       SplatRenderer.create(device, { colorFormat: OFFSCREEN_COLOR_FORMAT, depthFormat: OFFSCREEN_DEPTH_FORMAT }),
       PedestrianSkinner.create(device, options.body, options.maxPedestrians, 'RobotCamera.skinner'),
@@ -116,6 +127,7 @@ export class RobotCamera {
     ]);
     const camera = new RobotCamera(device, options, splats, skinner, pass, rain);
     camera.setConditions(opts.conditions);
+    camera.setRobot(opts.robot);
     return camera;
   }
 
@@ -156,13 +168,30 @@ export class RobotCamera {
   resetPedestrians(seed: number): void {
     this.options.seed = seed;
     this.elapsed = 0;
+    this.walking?.odometer.reset();
     this.motions.length = 0;
     this.appearances.length = 0;
   }
 
-  /** The pinhole camera for a robot state (world frame). */
+  /**
+   * Sets the embodiment whose gait moves the camera (undefined, or a robot without a gait: the camera
+   * rides level); the distance walked starts again from 0.
+   */
+  setRobot(robot: RobotSpec | undefined): void {
+    this.walking = robot?.gait ? { gait: robot.gait, odometer: new GaitOdometer(robot.maxLinearSpeed) } : null;
+  }
+
+  /**
+   * The pinhole camera for a robot state (world frame): the mount over the base, moved by the gait
+   * (when walking) at the distance walked so far this episode.
+   */
   cameraFor(state: Pick<RobotState, 'x' | 'y' | 'yaw'>): PinholeCamera {
     const { mount, width, height, world } = this.options;
+    if (this.walking) {
+      const { gait, odometer } = this.walking;
+      const pose = gaitCameraPose(state.x, state.y, state.yaw, groundHeight(world, state.x, state.y), mount.height, mount.pitchDeg, gaitOffset(gait, odometer.distance, odometer.speed));
+      return { ...pose, fovYDeg: mount.fovYDeg, width, height, near: 0.05, far: this.options.viewDistance + 40 };
+    }
     const z = groundHeight(world, state.x, state.y) + mount.height;
     const pitch = (mount.pitchDeg * Math.PI) / 180;
     const c = Math.cos(state.yaw);
@@ -184,6 +213,7 @@ export class RobotCamera {
    * {@link target}; resolves when the GPU work is submitted (not finished).
    */
   async render(state: Pick<RobotState, 'x' | 'y' | 'yaw'>, pedestrians: readonly PedestrianView[], dt: number): Promise<void> {
+    this.walking?.odometer.advance(state.x, state.y, dt);
     return this.renderView(this.cameraFor(state), pedestrians, dt);
   }
 
@@ -199,6 +229,7 @@ export class RobotCamera {
    * view's uniforms and pedestrians are written with `queue.writeBuffer` now).
    */
   async encode(encoder: GPUCommandEncoder, state: Pick<RobotState, 'x' | 'y' | 'yaw'>, pedestrians: readonly PedestrianView[], dt: number): Promise<void> {
+    this.walking?.odometer.advance(state.x, state.y, dt);
     return this.encodeView(encoder, this.cameraFor(state), pedestrians, dt);
   }
 
@@ -218,6 +249,8 @@ export class RobotCamera {
       if (!this.motions[i]) {
         this.motions[i] = new PedestrianMotion(this.skeleton, deriveSeed(seed, `gait${i}`), { x: p.x, y: p.y, yaw: p.heading });
         this.appearances[i] = randomAppearance(deriveSeed(seed, `look${i}`));
+        // A new walker's body shape (β from its appearance) goes to the skinner once.
+        this.skinner.setShapes(pedestrianBetasFor(this.options.body, [this.appearances[i]]), i);
       }
       const m = this.motions[i];
       const motion: MotionState = { walkSpeed: p.walkSpeed, turnRate: 0, gesture: p.gesture, idle: 'stand' };

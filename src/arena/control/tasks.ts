@@ -62,7 +62,7 @@ const GeoPointSchema = z.object({
 }).passthrough();
 
 /** The fields Curbside reads; the rest of the document is kept as it is. */
-const UrbanGroundTaskSchema = z.object({
+export const UrbanGroundTaskSchema = z.object({
   id: z.string().min(1).max(200),
   type: z.number().int(),
   description: z.string().optional(),

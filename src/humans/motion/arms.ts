@@ -82,3 +82,25 @@ export function gestureArm(gesture: Gesture, side: 1 | -1, t: number, phase: num
       return null;
   }
 }
+
+/**
+ * Re-expresses a T-pose {@link ArmPose} for a skeleton whose rest arm is not along ±y (e.g.
+ * MakeHuman's A-pose, arms ≈ 45° down): with C_u the shortest rotation taking the rest upper-arm
+ * direction `restUpper` onto ±y and C_f the one taking the rest forearm direction `restFore` onto ±y,
+ * shoulder' = shoulder·C_u, elbow' = C_u⁻¹·elbow·C_f, wrist' = C_f⁻¹·wrist·C_f, so every bone ends
+ * up pointing where the T-pose pose points it. A rest arm already along ±y (within 1e-9) is returned
+ * unchanged.
+ *
+ * @param restUpper shoulder → elbow, @param restFore elbow → wrist: rest directions, body frame.
+ */
+export function restCorrectedArm(side: 1 | -1, pose: ArmPose, restUpper: readonly number[], restFore: readonly number[]): ArmPose {
+  const y = [0, side, 0];
+  const u = unit(restUpper), f = unit(restFore);
+  if (Math.abs(u[1] - side) < 1e-9 && Math.abs(f[1] - side) < 1e-9) return pose;
+  const cu = quatBetween(u, y), cf = quatBetween(f, y);
+  return {
+    shoulder: quatMul(pose.shoulder, cu),
+    elbow: quatMul(quatConj(cu), quatMul(pose.elbow, cf)),
+    wrist: quatMul(quatConj(cf), quatMul(pose.wrist, cf)),
+  };
+}

@@ -7,7 +7,7 @@ export { gaitPose, motionStyle, POSE_FLOATS, type GaitFrame, type MotionState, t
 export { PedestrianMotion, motionPose, START_ACCELERATION, STOP_DECELERATION, GESTURE_BLEND_TIME, MAX_WALK_SPEED, type RootPose } from './pedestrian-motion';
 export { armFromDirections, gestureArm, hangingArm, type ArmPose, type Gesture } from './arms';
 export { legReach, solveLeg, type LegSolution } from './leg-ik';
-export { defaultSkeleton, skeletonFromModel, JOINT, type MotionSkeleton } from './skeleton';
+export { defaultSkeleton, proceduralSkeleton, skeletonFromModel, JOINT, type MotionSkeleton } from './skeleton';
 export { parseBvh, bvhGlobalPose, bvhRestPositions, rotationOrder, type BvhClip, type BvhJoint } from './bvh';
 export { retargetBvh, detectBvhSkeleton, CGSPEED_MB_TO_SMPL, SNU_MRL_TO_SMPL, BVH_UNIT_SCALE, type BvhJointMap, type BvhRetargetOptions } from './retarget-bvh';
 export { loadAmassNpz, writeAmassNpz } from './amass';

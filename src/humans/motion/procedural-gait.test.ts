@@ -8,13 +8,13 @@ import { forwardKinematics } from '../lbs-reference';
 import { gaitParameters } from './gait-parameters';
 import { gaitPose, motionStyle, POSE_FLOATS, type MotionState } from './procedural-gait';
 import { motionPose, PedestrianMotion } from './pedestrian-motion';
-import { defaultSkeleton, JOINT } from './skeleton';
+import { proceduralSkeleton, JOINT } from './skeleton';
 
 const WALK: MotionState = { walkSpeed: 1.4, turnRate: 0, gesture: 'none', idle: 'stand' };
 
 /** World positions of the left ankle, ball and heel (heel: rest offset carried by the ankle's rotation). */
 function leftContacts(pose: Float32Array, root: { x: number; y: number; yaw: number }) {
-  const s = defaultSkeleton();
+  const s = proceduralSkeleton();
   const { world } = forwardKinematics(s.parents, s.joints, pose.subarray(0, 72), pose.subarray(72, 75));
   const at = (k: number) => [world[12 * k + 3], world[12 * k + 7], world[12 * k + 11]];
   const ankle = at(JOINT.leftAnkle);
@@ -59,7 +59,7 @@ describe('procedural gait: stance contacts do not slide', () => {
   ];
   for (const { v, w } of cases) {
     it(`v = ${v} m/s, ω = ${w} rad/s`, () => {
-      const motion = new PedestrianMotion(defaultSkeleton(), 7);
+      const motion = new PedestrianMotion(proceduralSkeleton(), 7);
       const state: MotionState = { ...WALK, walkSpeed: v, turnRate: w };
       motion.speed = v; // steady state
       const dt = 1 / 240;
@@ -88,7 +88,7 @@ describe('procedural gait: stance contacts do not slide', () => {
   }
 
   it('the swing foot clears the ground and moves forward at about 2–3× body speed', () => {
-    const s = defaultSkeleton();
+    const s = proceduralSkeleton();
     const style = motionStyle(1);
     let maxLift = 0;
     for (let k = 0; k < 50; k++) {
@@ -102,7 +102,7 @@ describe('procedural gait: stance contacts do not slide', () => {
 
 describe('procedural gait: states', () => {
   it('is deterministic per seed and differs between seeds', () => {
-    const s = defaultSkeleton();
+    const s = proceduralSkeleton();
     const a = motionPose(s, WALK, 1.3, 5);
     const b = motionPose(s, WALK, 1.3, 5);
     const c = motionPose(s, WALK, 1.3, 6);
@@ -113,7 +113,7 @@ describe('procedural gait: states', () => {
   });
 
   it('starts and stops: speed ramps, the root travels, and a stopped body stands still', () => {
-    const m = new PedestrianMotion(defaultSkeleton(), 3);
+    const m = new PedestrianMotion(proceduralSkeleton(), 3);
     const dt = 1 / 60;
     for (let i = 0; i < 180; i++) m.update(dt, WALK);
     expect(m.speed).toBeCloseTo(1.4, 6);
@@ -132,7 +132,7 @@ describe('procedural gait: states', () => {
   });
 
   it('idle standing shifts weight over seconds while feet stay put', () => {
-    const s = defaultSkeleton();
+    const s = proceduralSkeleton();
     const idle: MotionState = { walkSpeed: 0, turnRate: 0, gesture: 'none', idle: 'stand' };
     const ys = [0, 1, 2, 3, 4, 5, 6, 7, 8].map((t) => motionPose(s, idle, t, 9)[73]);
     expect(Math.max(...ys) - Math.min(...ys)).toBeGreaterThan(0.02);
@@ -141,7 +141,7 @@ describe('procedural gait: states', () => {
   });
 
   it('queue shuffling re-places feet by a few centimetres', () => {
-    const s = defaultSkeleton();
+    const s = proceduralSkeleton();
     const q: MotionState = { walkSpeed: 0, turnRate: 0, gesture: 'none', idle: 'shuffle' };
     const xs = Array.from({ length: 40 }, (_, i) => leftContacts(motionPose(s, q, i * 0.5, 4), { x: 0, y: 0, yaw: 0 }).ankle[0]);
     const spread = Math.max(...xs) - Math.min(...xs);
@@ -150,7 +150,7 @@ describe('procedural gait: states', () => {
   });
 
   it('stop gesture raises the right hand above the shoulder; talk keeps hands in front', () => {
-    const s = defaultSkeleton();
+    const s = proceduralSkeleton();
     const wrist = (state: MotionState, k: number) => {
       const pose = motionPose(s, state, 0.7, 2);
       const { world } = forwardKinematics(s.parents, s.joints, pose.subarray(0, 72), pose.subarray(72, 75));

@@ -27,7 +27,7 @@
 import { createRng } from '../../core/random';
 import { SMPL_JOINT_COUNT } from '../body-model';
 import { gaitParameters } from './gait-parameters';
-import { gestureArm, hangingArm, type ArmPose, type Gesture } from './arms';
+import { gestureArm, hangingArm, restCorrectedArm, type ArmPose, type Gesture } from './arms';
 import { legReach, solveLeg } from './leg-ik';
 import { QUAT_IDENTITY, quatAxis, quatConj, quatMul, quatRotate, quatSlerp, quatToAxisAngle, type Quat } from './rotation';
 import { JOINT, jointAt, type MotionSkeleton } from './skeleton';
@@ -300,6 +300,10 @@ export function gaitPose(s: MotionSkeleton, f: GaitFrame, out: Float32Array = ne
       };
     }
   }
+  // A rest skeleton with arms off ±y (MakeHuman's A-pose): rotate from its rest, not the T-pose.
+  const restDir = (a: number, b: number) => jointAt(s, b).map((x, i) => x - jointAt(s, a)[i]);
+  arms.left = restCorrectedArm(1, arms.left, restDir(JOINT.leftShoulder, JOINT.leftElbow), restDir(JOINT.leftElbow, JOINT.leftWrist));
+  arms.right = restCorrectedArm(-1, arms.right, restDir(JOINT.rightShoulder, JOINT.rightElbow), restDir(JOINT.rightElbow, JOINT.rightWrist));
   local[JOINT.leftShoulder] = arms.left.shoulder;
   local[JOINT.leftElbow] = arms.left.elbow;
   local[JOINT.leftWrist] = arms.left.wrist;

@@ -4,6 +4,7 @@
  * (optionally after shape blending, `shapeBlend(model, β).joints`).
  */
 import { SMPL_JOINT_COUNT, SMPL_PARENTS, type BodyModel } from '../body-model';
+import { makeHumanBody } from '../makehuman-set';
 import { createProceduralBody } from '../procedural-body';
 
 /** SMPL joint ids used by motion code (see `SMPL_JOINT_NAMES`). */
@@ -36,10 +37,20 @@ export function skeletonFromModel(model: BodyModel, joints?: ArrayLike<number>):
 }
 
 let procedural: MotionSkeleton | undefined;
-/** The built-in procedural body's rest skeleton (cached). */
-export function defaultSkeleton(): MotionSkeleton {
+/** The built-in procedural body's rest skeleton (T-pose; cached). */
+export function proceduralSkeleton(): MotionSkeleton {
   procedural ??= skeletonFromModel(createProceduralBody());
   return procedural;
+}
+
+let makeHuman: MotionSkeleton | undefined;
+/**
+ * The default pedestrian body's rest skeleton: the shipped MakeHuman set's (A-pose; every LOD has
+ * the same joints; cached). Use {@link proceduralSkeleton} to animate the procedural body.
+ */
+export function defaultSkeleton(): MotionSkeleton {
+  makeHuman ??= skeletonFromModel(makeHumanBody(0));
+  return makeHuman;
 }
 
 /** Rest position of joint `k` as a 3-array. */

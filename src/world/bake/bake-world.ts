@@ -9,6 +9,7 @@ import { allocateSplatCloud, shRestCount, type SplatCloud } from '../../splats/s
 import { generateWorld } from '../world';
 import { assembleChunks, bakeChunk, chunkGrid } from './chunks';
 import type { SignStyle } from './sign';
+import type { SurfaceDetail } from './fine-paving';
 
 /** What to bake. */
 export interface BakeWorldOptions {
@@ -22,6 +23,8 @@ export interface BakeWorldOptions {
   crop?: readonly [number, number, number, number];
   /** How storefront signs draw their text (sign.ts; default: the city as shipped). */
   signStyle?: SignStyle;
+  /** How finely the ground is baked (fine-paving.ts; default: the city as shipped). */
+  surfaceDetail?: SurfaceDetail;
 }
 
 /** Adds seeded higher SH bands (|c| ≤ 0.05, falling with the band) to a degree-0 cloud. */
@@ -80,7 +83,7 @@ export function bakeWorldCloud(o: BakeWorldOptions, progress?: (done: number, to
   for (let id = 0; id < n; id++) {
     const c = grid.bounds.subarray(6 * id, 6 * id + 6);
     // Chunks whose grown bounds miss the crop hold no splat it keeps.
-    if (!o.crop || (c[3] >= o.crop[0] && c[0] <= o.crop[2] && c[4] >= o.crop[1] && c[1] <= o.crop[3])) chunks.push(bakeChunk(world, grid, id, { signStyle: o.signStyle }));
+    if (!o.crop || (c[3] >= o.crop[0] && c[0] <= o.crop[2] && c[4] >= o.crop[1] && c[1] <= o.crop[3])) chunks.push(bakeChunk(world, grid, id, { signStyle: o.signStyle, surfaceDetail: o.surfaceDetail }));
     progress?.(id + 1, n);
   }
   let cloud = assembleChunks(chunks);

@@ -17,11 +17,14 @@
 import { createRng } from '../../core/random';
 import type { StaticObject } from '../objects';
 import { hash01, valueNoise } from './noise';
+import { DEFAULT_SURFACE_DETAIL, type SurfaceDetail } from './fine-paving';
 import { bakeSign, DEFAULT_SIGN_STYLE, signLayout, signOffset, type SignLayout, type SignStyle } from './sign';
 import { type SplatBuilder, X_AXIS, Y_AXIS, Z_AXIS, type Rgb } from './splat-builder';
 
 /** Facade lattice spacing, metres. */
 export const FACADE_SPACING = 0.3;
+/** Facade lattice spacing of the ground floor in the `fine` surface detail, metres (σ 0.09 m, 44 splats/m²). */
+export const FINE_FACADE_SPACING = 0.15;
 /** Facade lattice spacing above the ground floor, metres. */
 export const UPPER_FACADE_SPACING = 0.36;
 /** Roof lattice spacing, metres. */
@@ -41,6 +44,41 @@ export const WALL_PALETTE: Rgb[] = [
   [0.45, 0.36, 0.3], // dark brick
   [0.66, 0.7, 0.72], // blue-grey
 ];
+/** Wall material of each WALL_PALETTE entry (same order). */
+const WALL_MATERIALS = ['brick', 'stone', 'render', 'concrete', 'render', 'brick', 'render'] as const;
+type WallMaterial = (typeof WALL_MATERIALS)[number];
+
+/**
+ * Shade factor of the `fine` ground floor's wall texture at `t` metres along the wall and `z` metres
+ * above its base (lattice indices q, r for per-splat grain):
+ * - brick: courses of 0.3 × 0.15 m (one lattice row each) in running bond, ±15 % per brick;
+ * - stone: ashlar blocks 0.6 × 0.3 m, darker 4 cm joints, ±6 % per block;
+ * - render: fine plaster speckle ±7 % and 0.5 m weathering patches;
+ * - concrete: panels 1.2 × 1.05 m with darker 5 cm joints, speckle ±7 %.
+ * Sizes are those of common European street facades (a brick course 6.5–7.5 cm with mortar is drawn
+ * at twice its height: the lattice is 0.15 m).
+ */
+function facadeTexture(m: WallMaterial, seed: number, t: number, z: number, q: number, r: number): number {
+  const speckle = hash01(seed, q, r, 31);
+  switch (m) {
+    case 'brick': {
+      const row = Math.floor(z / 0.15);
+      return 0.85 + 0.3 * hash01(seed, Math.floor(t / 0.3 + (row % 2) * 0.5), row, 32);
+    }
+    case 'stone': {
+      const row = Math.floor(z / 0.3);
+      const u = t / 0.6 + (row % 2) * 0.5;
+      const joint = z - row * 0.3 < 0.04 || u - Math.floor(u) < 0.066;
+      return joint ? 0.8 : 0.94 + 0.12 * hash01(seed, Math.floor(u), row, 33);
+    }
+    case 'render':
+      return (0.93 + 0.14 * speckle) * (valueNoise(seed + 34, t, z, 0.5) < 0.15 ? 0.9 : 1);
+    case 'concrete': {
+      const joint = t % 1.2 < 0.05 || z % 1.05 < 0.05;
+      return joint ? 0.78 : 0.93 + 0.14 * speckle;
+    }
+  }
+}
 const SIGN_PALETTE: Rgb[] = [[0.75, 0.1, 0.1], [0.1, 0.25, 0.6], [0.1, 0.45, 0.2], [0.9, 0.7, 0.1], [0.15, 0.15, 0.15]];
 /** Sign lettering: light on the dark boards, dark on the yellow one. */
 const INK_LIGHT: Rgb = [0.96, 0.96, 0.92];
@@ -109,10 +147,13 @@ export function storefrontSign(b: StaticObject, baseZ: number, text: string, sty
  * @param signText the shop's name (names.ts: `shopSigns`): a board with it in legible text
  *   ({@link storefrontSign}); without it, about half the buildings get a board with abstract lettering.
  * @param signStyle how the sign's text is drawn (sign.ts: `font`, the default, or the older 5 × 7 `bitmap`).
+ * @param surfaceDetail `fine` bakes the street face's ground floor on a lattice of half the spacing
+ *   with its wall material's texture ({@link facadeTexture}); `coarse` as before.
  */
-export function bakeBuilding(b: StaticObject, baseZ: number, worldSeed: number, out: SplatBuilder, signText?: string | null, signStyle: SignStyle = DEFAULT_SIGN_STYLE): void {
+export function bakeBuilding(b: StaticObject, baseZ: number, worldSeed: number, out: SplatBuilder, signText?: string | null, signStyle: SignStyle = DEFAULT_SIGN_STYLE, surfaceDetail: SurfaceDetail = DEFAULT_SURFACE_DETAIL): void {
   const rng = createRng(worldSeed).fork(`facade${b.id}`);
   const wall = rng.pick(WALL_PALETTE);
+  const material = WALL_MATERIALS[WALL_PALETTE.indexOf(wall)];
   const trim: Rgb = [wall[0] * 0.8, wall[1] * 0.8, wall[2] * 0.8];
   const bay = rng.range(2.6, 3.4);
   const winW = rng.range(1.0, 1.4), winH = rng.range(1.3, 1.7), sill = 0.9;
@@ -152,7 +193,9 @@ export function bakeBuilding(b: StaticObject, baseZ: number, worldSeed: number, 
     const doorBay = Math.floor(nBays / 2);
     // Two lattices: the ground floor at FACADE_SPACING, the upper floors at UPPER_FACADE_SPACING.
     const gTop = Math.min(H, groundTop);
-    const bands: [number, number, number][] = [[0, gTop, S], [gTop, H, UPPER_FACADE_SPACING]];
+    // The street face's ground floor is the wall seen from nearest (from the sidewalk, 2–10 m).
+    const fine = surfaceDetail === 'fine' && isFront;
+    const bands: [number, number, number][] = [[0, gTop, fine ? FINE_FACADE_SPACING : S], [gTop, H, UPPER_FACADE_SPACING]];
     for (const [za, zb, sp] of bands) {
     if (zb - za < 0.05) continue;
     const nu = Math.max(1, Math.round(len / sp)), nv = Math.max(1, Math.round((zb - za) / sp));
@@ -167,6 +210,7 @@ export function bakeBuilding(b: StaticObject, baseZ: number, worldSeed: number, 
         const grain = 0.9 + 0.2 * hash01(seed, q, r, c);
         let col: readonly number[] = wall;
         let k = grain * (0.9 + 0.15 * valueNoise(seed, t, z, 2.5));
+        if (fine && z < gTop) k *= facadeTexture(material, seed, t, z, q, r);
         if (z > H - 0.4) col = trim; // cornice
         else if (z < groundTop) {
           if (isFront && bi === doorBay && Math.abs(inBay) < 0.6 && z < 2.3) { col = DOOR; k = grain; }

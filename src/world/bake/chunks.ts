@@ -24,6 +24,7 @@ import { bakeFurniture } from './furniture';
 import { bakeCurbFaces, bakeGroundZones, bakeLaneMarkings, bakeSlabJoints, bakeZebraStripes, inHalfOpenBox } from './ground';
 import { deriveSeed } from '../../core/random';
 import { SplatBuilder } from './splat-builder';
+import { bakeFinePaving, DEFAULT_SURFACE_DETAIL, FINE_ZONES, type SurfaceDetail } from './fine-paving';
 import { DEFAULT_SIGN_STYLE, type SignStyle } from './sign';
 import type { SplatBackground } from '../../splats/splat-background';
 
@@ -49,6 +50,8 @@ export interface ChunkGrid {
 export interface BakeOptions {
   /** How storefront signs draw their text (sign.ts; default {@link DEFAULT_SIGN_STYLE}). */
   signStyle?: SignStyle;
+  /** How finely the ground is baked (fine-paving.ts; default {@link DEFAULT_SURFACE_DETAIL}). */
+  surfaceDetail?: SurfaceDetail;
 }
 
 /** A baked chunk: splats with positions relative to `origin` (world frame, metres). */
@@ -116,15 +119,17 @@ export function bakeChunk(world: World, grid: ChunkGrid, id: number, options: Ba
   const box = chunkSquare(grid, id);
   const seed = deriveSeed(world.seed, 'bake');
   const out = new SplatBuilder();
-  bakeGroundZones(world, box, seed, out);
-  bakeCurbFaces(world, box, seed, out);
+  const fine = (options.surfaceDetail ?? DEFAULT_SURFACE_DETAIL) === 'fine';
+  bakeGroundZones(world, box, seed, out, fine ? FINE_ZONES : undefined);
+  if (fine) bakeFinePaving(world, box, seed, out);
+  bakeCurbFaces(world, box, seed, out, fine);
   bakeLaneMarkings(world, box, seed, out);
   bakeZebraStripes(world, box, seed, out);
-  bakeSlabJoints(world, box, seed, out);
+  bakeSlabJoints(world, box, seed, out, fine);
   const signs = shopSigns(world);
   for (const ob of world.obstacles) {
     if (!inHalfOpenBox(box, ob.centre[0], ob.centre[1])) continue;
-    if (ob.kind === 'building') bakeBuilding(ob, world.curbHeight, world.seed, out, signs.get(ob.id), options.signStyle ?? DEFAULT_SIGN_STYLE);
+    if (ob.kind === 'building') bakeBuilding(ob, world.curbHeight, world.seed, out, signs.get(ob.id), options.signStyle ?? DEFAULT_SIGN_STYLE, fine ? 'fine' : 'coarse');
     else bakeFurniture(world, ob, groundHeight(world, ob.centre[0], ob.centre[1]), seed, out);
   }
   const origin: [number, number, number] = [box[0], box[1], 0];

@@ -48,6 +48,7 @@ export const GROUND_COLORS = {
   lot: [0.4, 0.47, 0.28],
   paintWhite: [0.92, 0.92, 0.9],
   paintYellow: [0.93, 0.76, 0.2],
+  gutter: [0.5, 0.5, 0.48],
 } as const satisfies Record<string, Rgb>;
 
 const tmp: Rgb = [0, 0, 0];
@@ -55,6 +56,8 @@ function shade(base: readonly number[], k: number, out: Rgb = tmp): Rgb {
   out[0] = base[0] * k; out[1] = base[1] * k; out[2] = base[2] * k;
   return out;
 }
+
+const NO_ZONES: ReadonlySet<string> = new Set();
 
 /** Whether (x, y) lies in the half-open box [x0, x1) × [y0, y1). */
 export function inHalfOpenBox(box: Box, x: number, y: number): boolean {
@@ -64,9 +67,10 @@ export function inHalfOpenBox(box: Box, x: number, y: number): boolean {
 /**
  * Paves the zones inside `box` (half-open) on the world-anchored lattice of {@link GROUND_SPACING},
  * classifying each lattice point by zone (crosswalk, sidewalk, road, curb, verge, frontage, then
- * building footprints (skipped) and open lots on every third point).
+ * building footprints (skipped) and open lots on every third point). Points in a zone of `skip` are
+ * left out (the `fine` surface detail paves the pedestrian network on its own lattice: fine-paving.ts).
  */
-export function bakeGroundZones(world: World, box: Box, seed: number, out: SplatBuilder): void {
+export function bakeGroundZones(world: World, box: Box, seed: number, out: SplatBuilder, skip: ReadonlySet<string> = NO_ZONES): void {
   const idx = worldIndex(world);
   const G = GROUND_SPACING;
   const ox = world.bounds[0], oy = world.bounds[1];
@@ -85,6 +89,7 @@ export function bakeGroundZones(world: World, box: Box, seed: number, out: Splat
       const y = oy + (j + 0.2 + 0.6 * hash01(seed, i, j, 2)) * G;
       let zone: string | null = null;
       for (const k of order) if (idx.zones[k].contains(x, y)) { zone = k; break; }
+      if (zone !== null && skip.has(zone)) continue;
       const grain = 0.92 + 0.16 * hash01(seed, i, j, 3);
       switch (zone) {
         case 'road': {
@@ -146,9 +151,11 @@ function pointInConvex(x: number, y: number, ring: Vec2[]): boolean {
 /**
  * Vertical curb faces: every boundary edge of a raised zone (curb, verge, sidewalk, frontage) whose
  * outside is road gets a face from z = 0 to the curb height, sampled every 0.1 m in two rows; only
- * samples inside `box` (half-open) are added.
+ * samples inside `box` (half-open) are added. With `gutter` (the fine surface detail), a concrete
+ * gutter 0.3 m wide runs along the foot of every face on the road side: three rows of splats
+ * (σ 0.06 × 0.05 m) every 0.1 m, a darker joint every 1 m, 2 mm above the asphalt.
  */
-export function bakeCurbFaces(world: World, box: Box, seed: number, out: SplatBuilder): void {
+export function bakeCurbFaces(world: World, box: Box, seed: number, out: SplatBuilder, gutter = false): void {
   const road = worldIndex(world).zones.road;
   const h = world.curbHeight;
   const u = [0, 0, 0];
@@ -177,11 +184,26 @@ export function bakeCurbFaces(world: World, box: Box, seed: number, out: SplatBu
               const c = shade(GROUND_COLORS.curbFace, (r ? 1 : 0.85) * (0.92 + 0.16 * hash01(seed, hx, hy, r)));
               out.add(x + 0.005 * nx, y + 0.005 * ny, z, u, Z_AXIS, 0.07, 0.3 * h, c);
             }
+            if (gutter) {
+              const along = t * len;
+              const joint = along % 1 < 0.1;
+              for (const [d, r] of [[0.05, 2], [0.15, 3], [0.25, 4]] as const) {
+                const k = joint ? 0.7 : 0.88 + 0.2 * hash01(seed, hx, hy, r + 40);
+                out.add(x + d * nx, y + d * ny, 0.002, u, gutterAcross(nx, ny), 0.06, 0.05, shade(GROUND_COLORS.gutter, k));
+              }
+            }
           }
         }
       }
     }
   }
+}
+
+const across = [0, 0, 0];
+/** The in-plane unit vector of a flat gutter splat pointing away from the curb (the face's normal, horizontal). */
+function gutterAcross(nx: number, ny: number): number[] {
+  across[0] = nx; across[1] = ny;
+  return across;
 }
 
 /** Radius around each junction centre kept free of lane markings, metres. */
@@ -288,10 +310,12 @@ export function bakeZebraStripes(world: World, box: Box, seed: number, out: Spla
 
 /**
  * Sidewalk slab joints along each street side: transverse joints every 0.9 m across the clear path
- * (from the verge edge to the frontage edge) and one longitudinal joint along its middle, each as
- * short thin splats 3 mm above the paving, kept only on sidewalk ground.
+ * (from the verge edge to the frontage edge) and longitudinal joints, each as short thin splats 3 mm
+ * above the paving, kept only on sidewalk ground. Longitudinal: with `squareFlags`, one every 0.9 m
+ * across the path from the verge edge (square 0.9 m flags, the fine surface detail), else one along
+ * its middle.
  */
-export function bakeSlabJoints(world: World, box: Box, seed: number, out: SplatBuilder): void {
+export function bakeSlabJoints(world: World, box: Box, seed: number, out: SplatBuilder, squareFlags = false): void {
   const sidewalk = worldIndex(world).zones.sidewalk;
   const h = world.curbHeight;
   const u = [0, 0, 0], v = [0, 0, 0];
@@ -334,6 +358,13 @@ export function bakeSlabJoints(world: World, box: Box, seed: number, out: SplatB
         if (d[3] - d[2] < 1.6) continue;
         u[0] = t[0]; u[1] = t[1];
         v[0] = -t[1]; v[1] = t[0];
+        if (squareFlags) {
+          for (let m = 1; d[2] + 0.9 * m < d[3] - 0.3; m++) {
+            const lat = side * (d[2] + 0.9 * m);
+            emit(p[0] - t[1] * lat, p[1] + t[0] * lat, k * 8 + m + (side > 0 ? 1 << 23 : 1 << 24));
+          }
+          continue;
+        }
         const lat = side * (d[2] + d[3]) / 2;
         emit(p[0] - t[1] * lat, p[1] + t[0] * lat, k + (side > 0 ? 1 << 21 : 1 << 22));
       }

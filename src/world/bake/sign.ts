@@ -22,8 +22,8 @@ import { type SplatBuilder, Z_AXIS, type Rgb } from './splat-builder';
 export type SignStyle = 'font' | 'bitmap';
 /** Every sign style. */
 export const SIGN_STYLES: readonly SignStyle[] = ['font', 'bitmap'];
-/** The style the city bakes unless told otherwise (the 5 × 7 bitmap until the font's look is checked against the trained baseline; `npm run bench:signs` compares both). */
-export const DEFAULT_SIGN_STYLE: SignStyle = 'bitmap';
+/** The style the city bakes unless told otherwise: the DejaVu Sans Bold font (`npm run bench:signs` compares both; `bitmap` stays for comparison). */
+export const DEFAULT_SIGN_STYLE: SignStyle = 'font';
 
 /** Board margin around the text of the bitmap style, glyph pixels. */
 export const SIGN_MARGIN = 1.5;
