@@ -23,7 +23,7 @@
 import type { Box } from '../geometry';
 import { groundHeight, worldIndex } from '../queries';
 import type { World } from '../world';
-import { GROUND_COLORS, GROUND_SPACING } from './ground';
+import { GROUND_COLORS, GROUND_SPACING, groundZoneOrder } from './ground';
 import { fbm2, hash01, valueNoise } from './noise';
 import type { Rgb, SplatBuilder } from './splat-builder';
 
@@ -97,10 +97,7 @@ function bakeFineLattice(world: World, box: Box, seed: number, divisions: number
   const ox = world.bounds[0], oy = world.bounds[1];
   const i0 = Math.round((box[0] - ox) / G), i1 = Math.round((box[2] - ox) / G);
   const j0 = Math.round((box[1] - oy) / G), j1 = Math.round((box[3] - oy) / G);
-  const order = (['crosswalk', 'sidewalk', 'road', 'curb', 'verge', 'frontage'] as const).filter((k) => {
-    const b = idx.zones[k].box;
-    return b && b[0] <= box[2] + 1 && b[2] >= box[0] - 1 && b[1] <= box[3] + 1 && b[3] >= box[1] - 1;
-  });
+  const order = groundZoneOrder(world, box);
   if (!order.some((k) => emit.has(k))) return;
   const h = world.curbHeight;
   const s = 0.64 * G;

@@ -65,6 +65,18 @@ export function inHalfOpenBox(box: Box, x: number, y: number): boolean {
 }
 
 /**
+ * The ground zones a lattice point is classified by, in priority order (crosswalk, sidewalk, road,
+ * curb, verge, frontage), keeping those whose bounding box comes within 1 m of `box`.
+ */
+export function groundZoneOrder(world: World, box: Box): ('crosswalk' | 'sidewalk' | 'road' | 'curb' | 'verge' | 'frontage')[] {
+  const idx = worldIndex(world);
+  return (['crosswalk', 'sidewalk', 'road', 'curb', 'verge', 'frontage'] as const).filter((k) => {
+    const b = idx.zones[k].box;
+    return b !== null && b !== undefined && b[0] <= box[2] + 1 && b[2] >= box[0] - 1 && b[1] <= box[3] + 1 && b[3] >= box[1] - 1;
+  });
+}
+
+/**
  * Paves the zones inside `box` (half-open) on the world-anchored lattice of {@link GROUND_SPACING},
  * classifying each lattice point by zone (crosswalk, sidewalk, road, curb, verge, frontage, then
  * building footprints (skipped) and open lots on every third point). Points in a zone of `skip` are
@@ -76,10 +88,7 @@ export function bakeGroundZones(world: World, box: Box, seed: number, out: Splat
   const ox = world.bounds[0], oy = world.bounds[1];
   const i0 = Math.round((box[0] - ox) / G), i1 = Math.round((box[2] - ox) / G);
   const j0 = Math.round((box[1] - oy) / G), j1 = Math.round((box[3] - oy) / G);
-  const order = (['crosswalk', 'sidewalk', 'road', 'curb', 'verge', 'frontage'] as const).filter((k) => {
-    const b = idx.zones[k].box;
-    return b && b[0] <= box[2] + 1 && b[2] >= box[0] - 1 && b[1] <= box[3] + 1 && b[3] >= box[1] - 1;
-  });
+  const order = groundZoneOrder(world, box);
   const buildings = idx.obstacles.query(box).filter((o) => o.kind === 'building');
   const h = world.curbHeight;
   const s = 0.64 * G;
