@@ -19,6 +19,7 @@ import { isEntryPoint, runCli } from '../src/cli/run-cli';
 import type { CrowdBenchResult } from './crowd.headless-api';
 import type { PedestrianBatchBenchRequest, PedestrianBatchBenchResult } from './crowd-batch.headless-api';
 import { machineLine, markdownTable, RESULTS_PATH, writeResultsSection } from '../src/cli/results-file';
+import { CliError } from '../src/core/user-error';
 
 const TABLES = ['orca', 'batch'] as const;
 type Table = (typeof TABLES)[number];
@@ -47,7 +48,7 @@ interface Options {
 
 const positiveInts = (flag: string, text: string): number[] => {
   const v = text.split(',').map((s) => Number(s.trim()));
-  if (v.length === 0 || v.some((n) => !(Number.isInteger(n) && n > 0))) throw new Error(`${flag}: expected positive integers, got ${text}`);
+  if (v.length === 0 || v.some((n) => !(Number.isInteger(n) && n > 0))) throw new CliError(`${flag}: expected positive integers, got ${text}`);
   return v;
 };
 const fmtRate = (v: number) => (v < 10 ? v.toFixed(2) : v.toLocaleString('en', { maximumFractionDigits: 0 }));
@@ -71,7 +72,7 @@ function previousSubsection(name: Table): string {
 async function runOrca(h: Harness, o: Options): Promise<{ json: CrowdBenchResult; markdown: string }> {
   const counts = positiveInts('--counts', o.counts);
   const seconds = Number(o.seconds);
-  if (!(seconds > 0)) throw new Error(`--seconds: expected a positive number, got ${o.seconds}`);
+  if (!(seconds > 0)) throw new CliError(`--seconds: expected a positive number, got ${o.seconds}`);
   const cpuMaxAgents = o.cpuMax === 'none' ? null : Number(o.cpuMax);
   console.log(`orca: ${counts.join(', ')} agents, ≥ ${seconds} s each`);
   const result = await h.call('runCrowdBenchmark', { counts, seconds, cpuMaxAgents });
@@ -118,9 +119,9 @@ async function runBatch(h: Harness, o: Options): Promise<{ json: { adapter: stri
   const slotCounts = positiveInts('--slots', o.slots);
   const [steps] = positiveInts('--steps', o.steps);
   const warmupSteps = Number(o.warmup);
-  if (!(Number.isInteger(warmupSteps) && warmupSteps >= 0)) throw new Error(`--warmup: expected an integer ≥ 0, got ${o.warmup}`);
+  if (!(Number.isInteger(warmupSteps) && warmupSteps >= 0)) throw new CliError(`--warmup: expected an integer ≥ 0, got ${o.warmup}`);
   const minSeconds = Number(o.minSeconds);
-  if (!(minSeconds >= 0)) throw new Error(`--min-seconds: expected a number ≥ 0, got ${o.minSeconds}`);
+  if (!(minSeconds >= 0)) throw new CliError(`--min-seconds: expected a number ≥ 0, got ${o.minSeconds}`);
   const suite = parseScenarios(SUITE, readFileSync(new URL(`../${SUITE}`, import.meta.url), 'utf8'));
   const categories = new Set(suite.filter((s) => s.pedestrians.length > 0).map((s) => s.category)).size;
   console.log(`batch: B = ${slotCounts.join(', ')} slots, ${warmupSteps} warm-up + ${steps} timed steps of ${DT} s per backend`);
@@ -174,7 +175,7 @@ if (isEntryPoint(import.meta.url)) runCli(async () => {
   program.parse();
   const o = program.opts<Options>();
   const tables = o.tables.split(',').map((s) => s.trim());
-  for (const t of tables) if (!(TABLES as readonly string[]).includes(t)) throw new Error(`--tables: unknown table ${t} (expected ${TABLES.join(', ')})`);
+  for (const t of tables) if (!(TABLES as readonly string[]).includes(t)) throw new CliError(`--tables: unknown table ${t} (expected ${TABLES.join(', ')})`);
   const run = (t: Table) => tables.includes(t);
   console.log(`bench:crowd: ${tables.join(', ')}`);
   const out = await withHarness({ headed: o.headed, hardwareGpu: o.gpu }, async (h) => ({

@@ -10,6 +10,7 @@ import { Command } from 'commander';
 import { PNG } from 'pngjs';
 import { withHarness } from '../src/tools/browser-harness';
 import { runCli } from '../src/cli/run-cli';
+import { CliError } from '../src/core/user-error';
 
 const program = new Command('pedestrians-snapshot')
   .option('--out <png>', 'output PNG', 'bench/out/pedestrians.png')
@@ -25,7 +26,7 @@ const program = new Command('pedestrians-snapshot')
 runCli(async () => {
   program.parse();
   const o = program.opts<{ out: string; count: string; seed: string; time: string; width: string; height: string; body: string; lodDistances: string; gpu?: boolean }>();
-  if (o.body !== 'procedural' && o.body !== 'makehuman') throw new Error(`--body: expected procedural or makehuman, got ${o.body}`);
+  if (o.body !== 'procedural' && o.body !== 'makehuman') throw new CliError(`--body: expected procedural or makehuman, got ${o.body}`);
   const r = await withHarness({ hardwareGpu: o.gpu }, (h) =>
     h.call('renderPedestrianSnapshot', { width: Number(o.width), height: Number(o.height), count: Number(o.count), seed: Number(o.seed), time: Number(o.time), body: o.body as 'procedural' | 'makehuman', lodDistances: o.lodDistances.split(',').map(Number) }),
   );

@@ -13,6 +13,7 @@ import { Command } from 'commander';
 import { withHarness } from '../src/tools/browser-harness';
 import { isEntryPoint, runCli } from '../src/cli/run-cli';
 import { machineLine, markdownTable, writeResultsSection } from '../src/cli/results-file';
+import { CliError } from '../src/core/user-error';
 
 export const program = new Command('bench:pedestrians')
   .description('Pedestrian frame time vs pedestrian count, with motion, skinning and draw times.')
@@ -29,15 +30,15 @@ if (isEntryPoint(import.meta.url)) runCli(async () => {
   program.parse();
   const o = program.opts<{ counts: string; resolution: string; frames: string; body: string; lodDistances: string; gpu?: boolean; headed?: boolean; write: boolean }>();
   const bodies = o.body.split(',').map((s) => s.trim());
-  if (bodies.length === 0 || bodies.some((b) => b !== 'procedural' && b !== 'makehuman')) throw new Error(`--body: expected procedural and/or makehuman, got ${o.body}`);
+  if (bodies.length === 0 || bodies.some((b) => b !== 'procedural' && b !== 'makehuman')) throw new CliError(`--body: expected procedural and/or makehuman, got ${o.body}`);
   const lodDistances = o.lodDistances.split(',').map(Number);
-  if (lodDistances.length !== 2 || !(lodDistances[0] > 0 && lodDistances[1] > lodDistances[0])) throw new Error(`--lod-distances: expected two increasing distances, got ${o.lodDistances}`);
+  if (lodDistances.length !== 2 || !(lodDistances[0] > 0 && lodDistances[1] > lodDistances[0])) throw new CliError(`--lod-distances: expected two increasing distances, got ${o.lodDistances}`);
   const counts = o.counts.split(',').map((s) => Number(s.trim()));
   const [width, height] = o.resolution.split('x').map(Number);
-  if (counts.some((n) => !(Number.isInteger(n) && n >= 0))) throw new Error(`--counts: expected integers ≥ 0, got ${o.counts}`);
-  if (!(width > 0 && height > 0)) throw new Error(`--resolution: expected WxH, got ${o.resolution}`);
+  if (counts.some((n) => !(Number.isInteger(n) && n >= 0))) throw new CliError(`--counts: expected integers ≥ 0, got ${o.counts}`);
+  if (!(width > 0 && height > 0)) throw new CliError(`--resolution: expected WxH, got ${o.resolution}`);
   const frames = Number(o.frames);
-  if (!(Number.isInteger(frames) && frames > 0)) throw new Error(`--frames: expected a positive integer, got ${o.frames}`);
+  if (!(Number.isInteger(frames) && frames > 0)) throw new CliError(`--frames: expected a positive integer, got ${o.frames}`);
   console.log(`bench:pedestrians: ${counts.length} counts × ${frames} frames at ${width}×${height}`);
   const result = await withHarness({ headed: o.headed, hardwareGpu: o.gpu }, (h) =>
     h.call('runPedestrianBenchmark', { counts, width, height, frames, bodies: bodies as ('procedural' | 'makehuman')[], lodDistances }),

@@ -10,7 +10,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
-import { Command } from 'commander';
+import { Command, InvalidArgumentError } from 'commander';
 import { PNG } from 'pngjs';
 import { withHarness } from '../src/tools/browser-harness';
 import { CliError } from '../src/core/user-error';
@@ -38,10 +38,20 @@ const DEFAULT_SCENES: { path: string; size: string; view?: PeerView }[] = [
   { path: `${SHARED}/splats/semarang-sog`, size: '320x240', view: { up: [0, -1, 0], pitchDeg: 60, distance: 0.8 } },
 ];
 
+/** A WxH resolution, both positive integers. */
+const parseSize = (v: string): [number, number] => {
+  const [w, h] = v.split('x').map(Number);
+  if (!(Number.isInteger(w) && Number.isInteger(h) && w > 0 && h > 0)) throw new InvalidArgumentError(`expected WxH with positive integers such as 320x240, got '${v}'`);
+  return [w, h];
+};
+
 export const program = new Command('bench:peers')
   .description('Curbside vs PlayCanvas (WebGPU, GPU sort) on the same splat files, camera path and resolution.')
   .option('--scene <file...>', 'splat files (default: the three captures in ../shared/data/splats)')
-  .option('--size <WxH>', 'resolution for every --scene file (defaults: 128x96 fruit drops, 320x240 others)')
+  .option('--size <WxH>', 'resolution for every --scene file (defaults: 128x96 fruit drops, 320x240 others)', (v: string) => {
+    parseSize(v);
+    return v;
+  })
   .option('--frames <n>', 'timed frames per block', positiveInt(1000), 10)
   .option('--warmup <n>', 'untimed frames before each block', positiveInt(1000), 5)
   .option('--rounds <n>', 'blocks per renderer, alternated', positiveInt(100), 2)
@@ -54,12 +64,6 @@ export const program = new Command('bench:peers')
   .option('--gpu', "use the machine's GPU instead of SwiftShader")
   .option('--headed', 'show the browser window')
   .option('--no-write', 'leave bench/RESULTS.md unchanged (bench/out/peers.json and the images are still written)');
-
-const parseSize = (v: string): [number, number] => {
-  const [w, h] = v.split('x').map(Number);
-  if (!(Number.isInteger(w) && Number.isInteger(h) && w > 0 && h > 0)) throw new CliError(`--size: expected WxH, got '${v}'`);
-  return [w, h];
-};
 
 if (isEntryPoint(import.meta.url)) runCli(async () => {
   program.parse();

@@ -1,7 +1,7 @@
 /**
  * `npm run bench:signs -- [--per-world 6] [--out bench/out/signs] [--gpu] [--write]`: can tesseract
- * read the storefront signs from the arena's eye? Old (5 × 7 bitmap) and new (DejaVu Sans Bold
- * atlas) sign styles side by side in one run, on the default world (seed 1, 400 m) and the arena's
+ * read the storefront signs from the arena's eye? The 5 × 7 bitmap and the DejaVu Sans Bold atlas
+ * (the default) sign styles side by side, in the streets as shipped (fine surface detail), in one run, on the default world (seed 1, 400 m) and the arena's
  * (CITYARENA_WORLD: seed 1, 600 m):
  *
  * - viewpoints: storefronts in a seeded order; for each, a standing point on walkable ground at 4, 6,
@@ -16,11 +16,12 @@
  *   letters' verticals, and tesseract reads a leaning I as a backslash); the splats of the chunks the arena's view would select (ChunkedWorld's
  *   60 m view distance) baked in Node in the style, rendered by the headless page (a scene view:
  *   the same splat renderer and sky as the arena's first-person view, no pedestrians);
- * - the reading: SignReader (tesseract.js, offline, sparse text, the image in grey; tesseract's
- *   global Otsu binarisation), and beside it the same tesseract with local (Sauvola) binarisation
- *   (`thresholding_method` 2), which tells the sign's legibility apart from the reader's: Otsu
- *   loses dark lettering on a light board that sits on a darker facade; exact when the
- *   storefront's full name appears in the text, both lower-cased with whitespace runs made single
+ * - the reading: SignReader (tesseract.js, offline, sparse text, the image in grey) as shipped (local
+ *   Sauvola thresholds, the image enlarged 2×, as the arena's `ocr` agent reads), the same at 1×, and
+ *   at 1× with tesseract's global Otsu threshold (SignReader's reading before 2026-12-05), which tells
+ *   the sign's legibility apart from the reader's: Otsu loses dark lettering on a light board that
+ *   sits on a darker facade; exact when the storefront's full name appears in the text, both
+ *   lower-cased with whitespace runs made single
  *   spaces (and typographic quotes made straight).
  *
  * Prints the reading table (style, distance, viewpoints, exact reads, rate) and the splat costs
@@ -32,8 +33,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Command } from 'commander';
 import { EYE_HEIGHT } from '../src/arena/episode';
-import Tesseract from 'tesseract.js';
-import { englishModelDir, greyPng, SignReader } from '../src/arena/agents/sign-reader';
+import { SignReader } from '../src/arena/agents/sign-reader';
 import { CITYARENA_WORLD } from '../src/arena/generate/suite';
 import { writePly } from '../src/splats/formats/ply-writer';
 import { camera, CAMERA, chooseViewpoints, DISTANCES, type Viewpoint } from './storefront-views';
@@ -97,10 +97,10 @@ if (isEntryPoint(import.meta.url)) runCli(async () => {
   }
   const chosen = worlds.map((w) => ({ world: w, ...chooseViewpoints(w, o.perWorld) }));
   for (const c of chosen) process.stderr.write(`world ${c.world.seed}/${c.world.size}: ${c.views.length} viewpoints; passed over: ${[...c.skipped].map(([k, v]) => `${v} ${k}`).join(', ') || 'none'}\n`);
-  const reader = await SignReader.create();
-  const sauvola = await Tesseract.createWorker('eng', Tesseract.OEM.LSTM_ONLY, { langPath: englishModelDir(), gzip: true, cacheMethod: 'none' });
-  await sauvola.setParameters({ tessedit_pageseg_mode: Tesseract.PSM.SPARSE_TEXT, user_defined_dpi: '96', thresholding_method: '2' } as Partial<Tesseract.WorkerParams>);
-  const results: { style: SignStyle; view: Viewpoint; text: string; exact: boolean; sauvolaText: string; sauvolaExact: boolean; image?: string }[] = [];
+  const shipped = await SignReader.create();
+  const sauvola = await SignReader.create({ binarisation: 'sauvola', scale: 1 });
+  const otsu = await SignReader.create({ binarisation: 'otsu', scale: 1 });
+  const results: { style: SignStyle; view: Viewpoint; text: string; exact: boolean; sauvolaText: string; sauvolaExact: boolean; otsuText: string; otsuExact: boolean; image?: string }[] = [];
   let adapter = '';
   try {
     await withHarness({ hardwareGpu: o.gpu }, async (h) => {
@@ -123,17 +123,19 @@ if (isEntryPoint(import.meta.url)) runCli(async () => {
             for (const [k, v] of views.entries()) {
               const f = await h.call('renderViewFrame', { session: opened.session, orbitDeg: 0, pose: { eye: v.eye, target: v.target }, encode: { format: 'png' } });
               const png = new Uint8Array(Buffer.from(f.encodedBase64 ?? '', 'base64'));
-              const text = (await reader.read(png)).text;
+              const text = (await shipped.read(png)).text;
               const exact = normaliseText(text).includes(normaliseText(v.shop));
-              const sauvolaText = (await sauvola.recognize(greyPng(png))).data.text;
+              const otsuText = (await otsu.read(png)).text;
+              const otsuExact = normaliseText(otsuText).includes(normaliseText(v.shop));
+              const sauvolaText = (await sauvola.read(png)).text;
               const sauvolaExact = normaliseText(sauvolaText).includes(normaliseText(v.shop));
               let image: string | undefined;
               if (saved.has(v.buildingId)) {
                 image = `w${world.size}-b${v.buildingId}-${v.distance}m-${style}.png`;
                 writeFileSync(join(out, image), png);
               }
-              results.push({ style, view: v, text, exact, sauvolaText, sauvolaExact, image });
-              process.stderr.write(`world ${world.size} ${style} ${k + 1}/${views.length} ${v.distance} m "${v.shop}": ${exact ? 'exact' : 'no'}/${sauvolaExact ? 'exact' : 'no'} (${JSON.stringify(normaliseText(text).slice(0, 50))})\n`);
+              results.push({ style, view: v, text, exact, sauvolaText, sauvolaExact, otsuText, otsuExact, image });
+              process.stderr.write(`world ${world.size} ${style} ${k + 1}/${views.length} ${v.distance} m "${v.shop}": ${exact ? 'exact' : 'no'} / ${sauvolaExact ? 'exact' : 'no'} / ${otsuExact ? 'exact' : 'no'} (${JSON.stringify(normaliseText(text).slice(0, 50))})\n`);
             }
           } finally {
             await h.call('closeView', { session: opened.session });
@@ -143,16 +145,17 @@ if (isEntryPoint(import.meta.url)) runCli(async () => {
       }
     });
   } finally {
-    await reader.terminate();
+    await shipped.terminate();
     await sauvola.terminate();
+    await otsu.terminate();
   }
   const rows: (string | number)[][] = [];
   for (const style of SIGN_STYLES) {
     for (const d of [...DISTANCES, 0]) {
       const rs = results.filter((r) => r.style === style && (d === 0 || r.view.distance === d));
-      const exact = rs.filter((r) => r.exact).length, local = rs.filter((r) => r.sauvolaExact).length;
+      const exact = rs.filter((r) => r.exact).length, local = rs.filter((r) => r.sauvolaExact).length, global = rs.filter((r) => r.otsuExact).length;
       const pct = (k: number) => `${((100 * k) / Math.max(1, rs.length)).toFixed(1)} %`;
-      rows.push([style, d === 0 ? 'all' : `${d} m`, rs.length, exact, pct(exact), local, pct(local)]);
+      rows.push([style, d === 0 ? 'all' : `${d} m`, rs.length, exact, pct(exact), local, pct(local), global, pct(global)]);
     }
   }
   writeFileSync(join(out, 'results.json'), `${JSON.stringify(results, null, 1)}\n`);
@@ -163,9 +166,9 @@ if (isEntryPoint(import.meta.url)) runCli(async () => {
     '',
     machineLine(adapter, software),
     '',
-    `${nViews} viewpoints per style (${chosen.map((c) => `${c.views.length / DISTANCES.length} storefronts of world ${c.world.seed} at ${c.world.size} m`).join(', ')}; each at ${DISTANCES.join(', ')} m), 640×480, 60° vertical field of view, eye ${EYE_HEIGHT} m, turned to the board and tilted up by the least of 0°, 5°, … that frames it; tesseract.js: SignReader as the arena reads, and the same with local (Sauvola) binarisation; exact = the full name in the text (case and whitespace normalised). \`bitmap\`: the 5 × 7 font; \`font\`: DejaVu Sans Bold atlas (the default).`,
+    `${nViews} viewpoints per style (${chosen.map((c) => `${c.views.length / DISTANCES.length} storefronts of world ${c.world.seed} at ${c.world.size} m`).join(', ')}; each at ${DISTANCES.join(', ')} m), 640×480, 60° vertical field of view, eye ${EYE_HEIGHT} m, turned to the board and tilted up by the least of 0°, 5°, … that frames it; tesseract.js: SignReader as the arena reads (local Sauvola thresholds on the image enlarged 2×), the same at 1×, and at 1× with tesseract's global Otsu threshold (SignReader's reading before 2026-12-05); exact = the full name in the text (case and whitespace normalised). \`bitmap\`: the 5 × 7 font; \`font\`: DejaVu Sans Bold atlas (the default).`,
     '',
-    markdownTable(['style', 'distance', 'viewpoints', 'exact reads (SignReader)', 'rate', 'exact reads (Sauvola)', 'rate'], rows),
+    markdownTable(['style', 'distance', 'viewpoints', 'exact (as shipped)', 'rate', 'exact (Sauvola 1×)', 'rate', 'exact (Otsu 1×)', 'rate'], rows),
     '',
     'Splats (every chunk baked in Node; a sign = its board alone):',
     '',

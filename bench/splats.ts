@@ -7,6 +7,7 @@ import { Command } from 'commander';
 import { withHarness } from '../src/tools/browser-harness';
 import { isEntryPoint, runCli } from '../src/cli/run-cli';
 import { machineLine, markdownTable, writeResultsSection } from '../src/cli/results-file';
+import { CliError } from '../src/core/user-error';
 
 const list = (v: string) => v.split(',').map((s) => s.trim()).filter(Boolean);
 
@@ -25,8 +26,8 @@ if (isEntryPoint(import.meta.url)) runCli(async () => {
   const o = program.opts<{ counts: string; resolutions: string; frames: string; shDegree: string; gpu?: boolean; headed?: boolean; write: boolean }>();
   const counts = list(o.counts).map(Number);
   const resolutions = list(o.resolutions).map((r) => r.split('x').map(Number) as [number, number]);
-  if (counts.some((n) => !(Number.isInteger(n) && n > 0))) throw new Error(`--counts: expected positive integers, got ${o.counts}`);
-  if (resolutions.some(([w, h]) => !(w > 0 && h > 0))) throw new Error(`--resolutions: expected WxH pairs, got ${o.resolutions}`);
+  if (counts.some((n) => !(Number.isInteger(n) && n > 0))) throw new CliError(`--counts: expected positive integers, got ${o.counts}`);
+  if (resolutions.some(([w, h]) => !(w > 0 && h > 0))) throw new CliError(`--resolutions: expected WxH pairs, got ${o.resolutions}`);
   console.log(`bench:splats: ${counts.length} counts × ${resolutions.length} resolutions × ${o.frames} frames`);
   const result = await withHarness({ headed: o.headed, hardwareGpu: o.gpu }, (h) =>
     h.call('runSplatBenchmark', { counts, resolutions, frames: Number(o.frames), shDegree: Number(o.shDegree) }),

@@ -20,12 +20,13 @@ import { bakeChunk, chunkGrid, selectChunks } from '../src/world/bake/chunks';
 import { generateWorld } from '../src/world/world';
 import { worldIndex } from '../src/world/queries';
 import { findRoute } from '../src/world/routes';
+import { nonNegativeInt, numberBetween, worldSize } from '../src/cli/parse';
 
 export const program = new Command('bench:world')
   .description('World generation, chunk baking and chunk streaming cost against world size (up to 2 km).')
-  .option('--sizes <m,...>', 'world sizes, metres', '400,1000,2000')
-  .option('--seed <k>', 'world seed', '1')
-  .option('--walk <m>', 'metres walked along a route across the world for the streaming figures', '400')
+  .option('--sizes <m,...>', 'world sizes, metres (each 150–2000)', (v: string) => v.split(',').map(worldSize), [400, 1000, 2000])
+  .option('--seed <k>', 'world seed', nonNegativeInt(2 ** 31), 1)
+  .option('--walk <m>', 'metres walked along a route across the world for the streaming figures', numberBetween(0, 1e6), 400)
   .option('--no-write', 'print only; leave bench/RESULTS.md unchanged');
 
 const CACHE = 64;
@@ -35,10 +36,8 @@ const rssMiB = () => process.memoryUsage().rss / 2 ** 20;
 
 if (isEntryPoint(import.meta.url)) runCli(async () => {
   program.parse();
-  const o = program.opts<{ sizes: string; seed: string; walk: string; write: boolean }>();
-  const sizes = o.sizes.split(',').map(Number);
-  const seed = Number(o.seed);
-  const walk = Number(o.walk);
+  const o = program.opts<{ sizes: number[]; seed: number; walk: number; write: boolean }>();
+  const { sizes, seed, walk } = o;
   const rows: (string | number)[][] = [];
   for (const size of sizes) {
     globalThis.gc?.();

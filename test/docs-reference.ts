@@ -26,9 +26,7 @@ export const CLI_DOC = resolve(ROOT, 'docs/reference/cli.md');
 export const FORMATS_DOC = resolve(ROOT, 'docs/reference/formats.md');
 
 /** `npm run` scripts that run a file but are no commander program (documented by hand below). */
-const NOT_COMMANDER: Record<string, string> = {
-  'policies:examples': 'Writes the example ONNX policies and their manifests (`src/policy/examples/make-example-models.ts`). One optional positional argument: the output folder (default `assets/policies`).',
-};
+const NOT_COMMANDER: Record<string, string> = {};
 
 /** A tool: its `npm run` name and the file its script runs. */
 export interface Tool { script: string; file: string }

@@ -41,8 +41,10 @@ export function readSceneFileArg(arg: string, unreadable: string): ScannedScene 
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
-  } catch {
-    throw new UserError(unreadable);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'a folder, not a scene file' : (e as Error).message;
+    throw new UserError(`${unreadable} (${why})`);
   }
   const rel = relative(REPO_ROOT, file);
   return { path: rel.startsWith('..') ? file : rel, scene: parseSceneFile(text, arg) };

@@ -1,21 +1,26 @@
 /**
  * End to end: a user's mistake on the command line (a suite file that does not validate, a bad
  * --shard, a file that is not a splat capture, a bad --pedestrians or --pedestrian-at, a bad city-crowd option, an unknown
- * --robot or a results folder of another robot) ends in exactly one `error: …` line on stderr and
- * exit status 1, never a stack trace. The tools run as a user runs them (`npx tsx src/cli/…`).
+ * --robot or a results folder of another robot, and at least one mistake per `npm run` tool, the
+ * bench scripts included) ends in exactly one `error: …` line on stderr that names the option or
+ * file, what is wrong and what would be accepted, and exit status 1, never a stack trace. The tools
+ * run as a user runs them (`npx tsx src/cli/…`, `npx tsx bench/…`).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { tools } from '../../test/docs-reference';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const dir = mkdtempSync(join(tmpdir(), 'curbside-user-errors-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+/** Runs a tool: a file of src/cli (`bench.ts`) or a path from the repository root (`bench/splats.ts`). */
 function run(tool: string, args: string[]) {
-  return spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli', tool), ...args], { cwd: ROOT, encoding: 'utf8', timeout: 240_000 });
+  const file = tool.includes('/') ? join(ROOT, tool) : join(ROOT, 'src/cli', tool);
+  return spawnSync(process.execPath, ['--import', 'tsx', file, ...args], { cwd: ROOT, encoding: 'utf8', timeout: 240_000 });
 }
 
 describe('user errors on the command line', () => {
@@ -83,7 +88,34 @@ describe('user errors on the command line', () => {
     ['arena:export of a suite without ladder tasks', 'arena-export.ts', ['--suite', 'cityarena', '--out', join(dir, 'export')], /^error: --suite cityarena: no task of a ladder family \(UrbanGround has no kind for 360CityArena's families\)$/],
     ['arena:export to another format', 'arena-export.ts', ['--suite', 'urbanground', '--format', 'habitat', '--out', join(dir, 'export')], /^error: --format habitat: expected urbanground$/],
     ['an inventory file that is not .json', 'world.ts', ['--seed', '1', '--json', join(dir, 'w.txt')], /^error: --json .*w\.txt: the output must be a \.json file/],
+    ['a bench folder to merge that holds no results', 'bench-merge.ts', ['--out', join(dir, 'merged'), join(dir, 'nowhere')], /^error: .*nowhere: no episodes\.jsonl \(is it a bench --out directory\?\)$/],
+    ['a scenario goal that is not x,y', 'make-scenario.ts', ['--world', '1', '--from', '0,0', '--to', '5'], /^error: option '--to <x,y>' argument '5' is invalid\. expected two comma-separated numbers x,y \(metres\), got '5'$/],
+    ['a scenario behaviour that does not exist', 'make-scenario.ts', ['--world', '1', '--from', '0,0', '--to', '5,5', '--behaviour', 'dance'], /^error: option '--behaviour <name>' argument 'dance' is invalid\. Allowed choices are static, obstructing, /],
+    ['a scenario world that is neither a seed nor a scene', 'make-scenario.ts', ['--world', 'nowhere.json', '--from', '0,0', '--to', '5,5'], /^error: --world nowhere\.json: neither a world seed \(a non-negative integer\) nor a readable scene file \(no such file\)$/],
+    ['a scene suite from a scene that does not exist', 'make-suites.ts', ['--scene', 'nowhere.json', '--out', join(dir, 's.json')], /^error: --scene nowhere\.json: cannot read the file \(no such file\)$/],
+    ['a map that is not .png', 'world-map.ts', ['--seed', '1', '--out', join(dir, 'm.jpg')], /^error: --out .*m\.jpg: the output must be a \.png file$/],
+    ['a map route of an unknown block type', 'world-map.ts', ['--seed', '1', '--out', join(dir, 'm.png'), '--route', 'plaza'], /^error: --route plaza: unknown block type \(expected crosswalk, straight, curve, /],
+    ['a bake to a file that is not .ply', 'bake.ts', ['--world', '1', '--out', join(dir, 'w.txt')], /^error: --out .*w\.txt: the output must be a \.ply file/],
+    ['a bake at SH degree 5', 'bake.ts', ['--world', '1', '--out', join(dir, 'w.ply'), '--sh-degree', '5'], /^error: --sh-degree: expected 0\.\.3, got '5'$/],
+    ['a profile resolution that is not WxH', 'profile.ts', ['--resolutions', '640x'], /^error: --resolutions: expected WxH, got '640x'$/],
+    ['a profile of a capture that does not exist', 'profile.ts', ['--scene', 'nowhere.ply'], /^error: nowhere\.ply: no such file$/],
+    ['a policy smoke run of 0 steps', 'policy-smoke.ts', ['--steps', '0'], /^error: option '--steps <n>' argument '0' is invalid\. expected an integer in 1\.\.1000, got '0'$/],
+    ['example policies given two folders', 'policy-examples.ts', ['a', 'b'], /^error: too many arguments\. Expected 1 argument but got 2\.$/],
+    ['bench:splats counts that are not integers', 'bench/splats.ts', ['--counts', '10,x'], /^error: --counts: expected positive integers, got 10,x$/],
+    ['bench:pedestrians of an unknown body', 'bench/pedestrians.ts', ['--body', 'robot'], /^error: --body: expected procedural and\/or makehuman, got robot$/],
+    ['bench:crowd of an unknown table', 'bench/crowd.ts', ['--tables', 'foo'], /^error: --tables: unknown table foo \(expected orca, batch\)$/],
+    ['bench:peers at a size that is not WxH', 'bench/peers.ts', ['--size', '10'], /^error: option '--size <WxH>' argument '10' is invalid\. expected WxH with positive integers such as 320x240, got '10'$/],
+    ['bench:world at a size outside 150–2000 m', 'bench/world-scale.ts', ['--sizes', '400,10'], /^error: option '--sizes <m,\.\.\.>' argument '400,10' is invalid\. expected metres in \[150, 2000\], got '10'$/],
+    ['bench:signs with no storefronts', 'bench/signs.ts', ['--per-world', '0'], /^error: option '--per-world <N>' argument '0' is invalid\. expected an integer in 1\.\.50, got '0'$/],
+    ['bench:look of unknown views', 'bench/look.ts', ['--views', 'sky'], /^error: option '--views <set>' argument 'sky' is invalid\. Allowed choices are robot, storefront, all\.$/],
+    ['bench:gpu of an unknown step', 'bench/gpu.ts', ['--steps', 'nope'], /^error: --steps nope: unknown step nope \(expected some of peers, profile, pedestrians, crowd, smoke-envs1, smoke-envs8, arena\)$/],
+    ['bench:arena of a suite that does not exist', 'bench/arena-images.ts', ['--suite', 'nope'], /^error: --suite nope: not a suite \(cityarena, urbanground\) and no such task file$/],
   ];
+  it('has a case for every `npm run` tool', () => {
+    expect(tools().length).toBeGreaterThan(20);
+    const covered = new Set(cases.map(([, tool]) => (tool.includes('/') ? tool : `src/cli/${tool}`)));
+    expect(tools().map((t) => t.file).filter((file) => !covered.has(file))).toEqual([]);
+  });
   for (const [what, tool, args, message] of cases) {
     it(`${what}: one error line, exit 1, no stack`, { timeout: 300_000 }, () => {
       const r = run(tool, args);

@@ -7,7 +7,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import { PNG } from 'pngjs';
-import { UserError } from '../core/user-error';
+import { CliError, UserError } from '../core/user-error';
 import { createRng } from '../core/random';
 import { BLOCK_TYPES, type BlockType } from '../world/blocks';
 import { worldInventory } from '../world/inventory';
@@ -41,9 +41,9 @@ export const program = new Command('world-map')
 async function main(): Promise<void> {
   program.parse();
   const o = program.opts<{ seed: number; out: string; size: number; worldSize: number; bounds?: [number, number, number, number]; route?: string; labels?: boolean }>();
-  if (!o.out.toLowerCase().endsWith('.png')) throw new Error(`--out ${o.out}: the output must be a .png file`);
-  if (o.size < 1 || o.size > 8192) throw new Error(`--size ${o.size}: must be in 1..8192`);
-  if (o.route && o.route !== 'crosswalk' && !BLOCK_TYPES.includes(o.route as BlockType)) throw new UserError(`--route ${o.route}: unknown block type`);
+  if (!o.out.toLowerCase().endsWith('.png')) throw new CliError(`--out ${o.out}: the output must be a .png file`);
+  if (o.size < 1 || o.size > 8192) throw new CliError(`--size ${o.size}: must be in 1..8192`);
+  if (o.route && o.route !== 'crosswalk' && !BLOCK_TYPES.includes(o.route as BlockType)) throw new UserError(`--route ${o.route}: unknown block type (expected crosswalk, ${BLOCK_TYPES.join(', ')})`);
   const t0 = performance.now();
   const world = generateWorld({ seed: o.seed, size: o.worldSize });
   const t1 = performance.now();

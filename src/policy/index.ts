@@ -1,7 +1,7 @@
 /**
  * The policy module's page-side surface: the Policy interface, manifests, the observation pass, the
  * ONNX policy and the remote policy. Node-only parts are imported directly: `remote-server.ts`
- * (the WebSocket relay) and `examples/make-example-models.ts` (the example generator).
+ * (the WebSocket relay) and `examples/make-example-models.ts` (the example policies; written by src/cli/policy-examples.ts).
  */
 export type { CameraMount, Policy, PolicyAction, PolicyObservation } from './policy';
 export {

@@ -14,6 +14,7 @@ type Modules =
   & typeof import('../world/headless-api')
   & typeof import('../../bench/crowd-batch.headless-api')
   & typeof import('../../bench/crowd.headless-api')
+  & typeof import('../../bench/gpu.headless-api')
   & typeof import('../../bench/pedestrians.headless-api')
   & typeof import('../../bench/peers.headless-api')
   & typeof import('../../bench/profile-scene.headless-api')
@@ -36,6 +37,7 @@ export const HEADLESS_API_MODULES = [
   'src/world/headless-api.ts',
   'bench/crowd-batch.headless-api.ts',
   'bench/crowd.headless-api.ts',
+  'bench/gpu.headless-api.ts',
   'bench/pedestrians.headless-api.ts',
   'bench/peers.headless-api.ts',
   'bench/profile-scene.headless-api.ts',

@@ -21,7 +21,7 @@ import {
   COUNT_PRIOR, COUNT_STEPS, countedKind, LOCALIZATION_PRIOR, LOCALIZATION_STEPS, OcrAgent, type OcrResult, type OcrWord, pngSize, relationalGuess, relationOf,
   signLines, targetOf, textMatches, type TextReader,
 } from './ocr';
-import { SignReader } from './sign-reader';
+import { greyPng, SignReader } from './sign-reader';
 
 const SUITE = resolve(import.meta.dirname, '../../../scenes/arena/cityarena.json');
 
@@ -315,10 +315,36 @@ describe('SignReader (tesseract.js, offline)', () => {
       expect(read.words.map((w) => w.text)).toEqual(['Rossi', 'Bakery']);
       for (const w of read.words) {
         expect(w.confidence).toBeGreaterThan(60);
+        // Boxes in the given image's pixels (the reader enlarges it 2×): 40 px glyphs, inside 480 × 120.
         expect(w.bbox.y1 - w.bbox.y0).toBeGreaterThan(20);
+        expect(w.bbox.y1 - w.bbox.y0).toBeLessThan(60);
+        expect(w.bbox.x1).toBeLessThanOrEqual(480);
+        expect(w.bbox.y1).toBeLessThanOrEqual(120);
       }
     } finally {
       await reader.terminate();
     }
   }, 60_000);
+});
+
+describe('greyPng', () => {
+  const rgba = (w: number, h: number, px: number[][]) => {
+    const png = new PNG({ width: w, height: h });
+    px.forEach((p, i) => png.data.set([...p, 255], 4 * i));
+    return new Uint8Array(PNG.sync.write(png));
+  };
+  it('is Rec. 601 luma at 1×', () => {
+    const out = PNG.sync.read(greyPng(rgba(2, 1, [[255, 0, 0], [0, 0, 255]])));
+    expect([out.width, out.height]).toEqual([2, 1]);
+    expect([...out.data]).toEqual([76, 76, 76, 255, 29, 29, 29, 255]);
+  });
+  it('enlarges bilinearly with pixel centres aligned, edges clamped', () => {
+    // Luma 0 and 200 side by side → at 2×: 0, 50, 150, 200 along a row (centres at -0.25, 0.25, 0.75, 1.25).
+    const out = PNG.sync.read(greyPng(rgba(2, 2, [[0, 0, 0], [200, 200, 200], [0, 0, 0], [200, 200, 200]]), 2));
+    expect([out.width, out.height]).toEqual([4, 4]);
+    for (let y = 0; y < 4; y++) expect([0, 1, 2, 3].map((x) => out.data[4 * (4 * y + x)])).toEqual([0, 50, 150, 200]);
+  });
+  it('refuses a scale outside 1..4', () => {
+    expect(() => greyPng(rgba(1, 1, [[0, 0, 0]]), 5)).toThrow(/scale must be an integer in 1\.\.4, got 5/);
+  });
 });

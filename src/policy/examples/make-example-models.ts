@@ -1,28 +1,6 @@
-/**
- * Generates the example policies in `assets/policies/<name>/` (`model.onnx` + `model.json`): tiny
- * (a few kB), deterministic (weights from a fixed seed through src/core/random.ts), valid for both
- * onnxruntime-web's wasm and webgpu execution providers, and each exercising one part of the
- * contract:
- *
- * | name             | context           | goal   | output                         | other                        |
- * |------------------|-------------------|--------|--------------------------------|------------------------------|
- * | `single-frame`   | T = 1, BTCHW      | none   | waypoints [B, 5, 2], metres    | normalised by Curbside       |
- * | `context3`       | T = 3 every 0.5 s, BCHW | none | waypoints [B, 5, 4], normalized | normalised in the graph  |
- * | `point-goal`     | T = 1             | point  | waypoints [B, 5, 2], metres    |                              |
- * | `cmd`            | T = 1             | none   | cmd [B, 2] (v, ω)              |                              |
- * | `diffusion`      | T = 1             | none   | waypoints [B, 5, 2], metres    | noise input [B, 5, 2]        |
- * | `image-goal`     | T = 1             | image  | waypoints [B, 5, 2], metres    | goal image [B, 3, H, W]      |
- * | `urban`          | T = 1             | none   | cmd [B, 2] (v, ω)              | closure notice [B, 8, 5], map [B, 3, 16, 16] |
- *
- * Trunk of every model: Conv 3×3 stride 2 (→ 4 channels) + ReLU → GlobalAveragePool → Flatten →
-X
- *
- * Run: `npx tsx src/policy/examples/make-example-models.ts [outDir]` (default `assets/policies`).
- */
-import { mkdir, writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+
 import { createRng, type Rng } from '../../core/random';
-import { MANIFEST_FORMAT, parsePolicyManifest } from '../manifest';
+import { MANIFEST_FORMAT, } from '../manifest';
 import { GraphBuilder } from './onnx-graph';
 
 const W = 32;
@@ -256,23 +234,4 @@ export function buildExamples(): Example[] {
     ...e,
     manifest: { format: MANIFEST_FORMAT, ...e.manifest },
   }));
-}
-
-async function main(): Promise<void> {
-  const outDir = resolve(process.argv[2] ?? 'assets/policies');
-  for (const ex of buildExamples()) {
-    const dir = join(outDir, ex.name);
-    parsePolicyManifest(ex.manifest, join(dir, 'model.json'));
-    await mkdir(dir, { recursive: true });
-    await writeFile(join(dir, 'model.onnx'), ex.model);
-    await writeFile(join(dir, 'model.json'), `${JSON.stringify(ex.manifest, null, 2)}\n`);
-    console.log(`${join(dir, 'model.onnx')}: ${ex.model.length} bytes`);
-  }
-}
-
-if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename)) {
-  main().catch((e: unknown) => {
-    console.error(e);
-    process.exit(1);
-  });
 }

@@ -86,7 +86,8 @@ const INK_DARK: Rgb = [0.08, 0.08, 0.08];
 /**
  * Board and ink of the font style's signs, by the index of the board colour drawn from
  * SIGN_PALETTE: dark ink on a light board (cream / dark red, white / navy, pale green / dark green,
- * yellow / black, light grey / black). Tesseract (SignReader: tesseract.js, Otsu binarisation)
+ * yellow / black, light grey / black). Tesseract
+ * (tesseract.js with its global Otsu binarisation, as SignReader read when the colours were chosen)
  * reads no light-on-dark text at all, even a perfect rendering at 40-pixel letters.
  */
 const FONT_SIGN_COLOURS: { board: Rgb; ink: Rgb }[] = [
