@@ -19,14 +19,14 @@ import { skeletonFromModel } from '../src/humans/motion/skeleton';
 import { randomAppearance, type PedestrianAppearance, type PedestrianPlacement } from '../src/humans/pedestrian-appearance';
 import { PedestrianLodGroup } from '../src/humans/pedestrian-lod';
 import { createProceduralBody } from '../src/humans/procedural-body';
-import { makeHumanBodies, makeHumanMaterial, MAKEHUMAN_LOD_COUNT } from '../src/humans/makehuman-set';
+import { makeHumanBodies, makeHumanMaterial, MAKEHUMAN_LOD_COUNT, MAKEHUMAN_LOD_DISTANCES } from '../src/humans/makehuman-set';
 import type { BodyModel } from '../src/humans/body-model';
 
 /** Which pedestrian body a run draws. */
 export type BenchBody = 'procedural' | 'makehuman';
 
 /** Default LOD switch distances of the MakeHuman set (metres from the eye). */
-export const DEFAULT_LOD_DISTANCES = [7, 15] as const;
+export const DEFAULT_LOD_DISTANCES = MAKEHUMAN_LOD_DISTANCES;
 
 /** A LOD group for `body` (one LOD for the procedural body). */
 async function bodyGroup(device: GPUDevice, body: BenchBody, capacity: number, lodDistances: readonly number[]) {

@@ -1,7 +1,8 @@
 /**
  * `npm run bench:merge -- --out DIR DIR1 DIR2 …`: combines the `episodes.jsonl` of several runs
  * (e.g. the shards of `npm run bench -- --shard i/n`) into DIR, keeping one record per episode,
- * and writes the summary table, `summary.json` and `report.html` for the whole.
+ * and writes the summary table, `summary.json` and `report.html` for the whole. The runs must be of
+ * one embodiment (`--robot`); directories of different robots are refused.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -26,6 +27,14 @@ if (isEntryPoint(import.meta.url)) runCli(async () => {
     if (!existsSync(log)) throw new CliError(`${dir}: no episodes.jsonl (is it a bench --out directory?)`);
     return readResults(log);
   });
+  // One embodiment per merge: a wheeled shard beside a dog's would average two different robots.
+  const robotsOf = sets.map((set) => new Set(set.map((r) => r.robot ?? 'wheeled')));
+  const robots = new Set(robotsOf.flatMap((r) => [...r]));
+  if (robots.size > 1) {
+    const which = program.args.map((dir, k) => `${dir}: ${[...robotsOf[k]].join(' and ') || 'no episodes'}`).join('; ');
+    throw new CliError(`the directories hold episodes of different robots (${which}); merge the runs of one --robot at a time`);
+  }
+  const robot = [...robots][0] ?? 'wheeled';
   // What each run says about itself (summary.json, written when a run finishes): its shard and setup.
   type RunSummary = { suite?: string; policies?: string[]; seeds?: number; crowd?: string; adapter?: string; shard?: { index: number; count: number } };
   const summaries = program.args.map((dir): RunSummary | null => {
@@ -56,8 +65,8 @@ if (isEntryPoint(import.meta.url)) runCli(async () => {
   const comparison = conditionsTable(rows);
   if (comparison) console.log(`Conditions side by side (same scenarios, same seeds):\n${comparison}\n`);
   const setup = { suite: same('suite'), policies: same('policies'), seeds: same('seeds'), crowd: same('crowd'), adapter: same('adapter'), shards: shards.length ? shards : undefined };
-  writeFileSync(join(out, 'summary.json'), JSON.stringify({ merged: program.args, ...setup, rows }, null, 2));
+  writeFileSync(join(out, 'summary.json'), JSON.stringify({ merged: program.args, ...setup, robot, rows }, null, 2));
   copyStrips(program.args, out);
-  writeFileSync(join(out, 'report.html'), buildReport({ title: 'Curbside benchmark (merged)', meta: [`merged from: ${program.args.join(', ')}`, `generated ${new Date().toISOString()}`], records, strip: (r) => readStrip(out, r) }));
+  writeFileSync(join(out, 'report.html'), buildReport({ title: `Curbside benchmark (merged${robot === 'wheeled' ? '' : `, ${robot}`})`, meta: [`merged from: ${program.args.join(', ')}`, `robot: ${robot}`, `generated ${new Date().toISOString()}`], records, strip: (r) => readStrip(out, r) }));
   console.log(`wrote ${join(out, 'episodes.jsonl')}, summary.json and report.html`);
 });

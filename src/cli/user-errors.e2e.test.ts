@@ -44,6 +44,9 @@ describe('user errors on the command line', () => {
   const wheeledOut = join(dir, 'wheeled-out');
   mkdirSync(wheeledOut, { recursive: true });
   writeFileSync(join(wheeledOut, 'episodes.jsonl'), `${JSON.stringify({ scenarioId: 'smoke/static/000', suite: 'smoke', category: 'static', policy: 'expert', crowd: 'gpu', run: 0 })}\n`);
+  const dogOut = join(dir, 'dog-out');
+  mkdirSync(dogOut, { recursive: true });
+  writeFileSync(join(dogOut, 'episodes.jsonl'), `${JSON.stringify({ scenarioId: 'smoke/static/001', suite: 'smoke', category: 'static', policy: 'expert', crowd: 'gpu', run: 0, robot: 'dog' })}\n`);
   const dogDataset = join(dir, 'dog-dataset');
   mkdirSync(dogDataset, { recursive: true });
   writeFileSync(join(dogDataset, 'dataset.json'), JSON.stringify({ format: 'curbside-dataset/1', robot: 'dog' }));
@@ -88,6 +91,7 @@ describe('user errors on the command line', () => {
     ['arena:export of a suite without ladder tasks', 'arena-export.ts', ['--suite', 'cityarena', '--out', join(dir, 'export')], /^error: --suite cityarena: no task of a ladder family \(UrbanGround has no kind for 360CityArena's families\)$/],
     ['arena:export to another format', 'arena-export.ts', ['--suite', 'urbanground', '--format', 'habitat', '--out', join(dir, 'export')], /^error: --format habitat: expected urbanground$/],
     ['an inventory file that is not .json', 'world.ts', ['--seed', '1', '--json', join(dir, 'w.txt')], /^error: --json .*w\.txt: the output must be a \.json file/],
+    ['merging a wheeled robot\'s results with a dog\'s', 'bench-merge.ts', ['--out', join(dir, 'merged'), wheeledOut, dogOut], /^error: the directories hold episodes of different robots \(.*wheeled-out: wheeled; .*dog-out: dog\); merge the runs of one --robot at a time$/],
     ['a bench folder to merge that holds no results', 'bench-merge.ts', ['--out', join(dir, 'merged'), join(dir, 'nowhere')], /^error: .*nowhere: no episodes\.jsonl \(is it a bench --out directory\?\)$/],
     ['a scenario goal that is not x,y', 'make-scenario.ts', ['--world', '1', '--from', '0,0', '--to', '5'], /^error: option '--to <x,y>' argument '5' is invalid\. expected two comma-separated numbers x,y \(metres\), got '5'$/],
     ['a scenario behaviour that does not exist', 'make-scenario.ts', ['--world', '1', '--from', '0,0', '--to', '5,5', '--behaviour', 'dance'], /^error: option '--behaviour <name>' argument 'dance' is invalid\. Allowed choices are static, obstructing, /],

@@ -18,6 +18,13 @@ import { headFrame, materialVertexData } from './pedestrian-material';
 /** Number of shipped LODs. */
 export const MAKEHUMAN_LOD_COUNT = 3;
 
+/**
+ * Distances from the eye (metres) at which the set's next LOD takes over (PedestrianLodGroup's
+ * `switchDistances`): LOD0 nearer than 7 m, LOD1 to 15 m, LOD2 beyond. At 640×480 and a 60° field of
+ * view a walker 7 m away is about 140 px tall, where LOD1's 800 vertices show no facets.
+ */
+export const MAKEHUMAN_LOD_DISTANCES: readonly number[] = [7, 15];
+
 const FILES: readonly BodyLodFile[] = [lod0, lod1, lod2] as BodyLodFile[];
 const cache: (BodyLod | undefined)[] = [];
 

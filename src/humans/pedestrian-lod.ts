@@ -7,12 +7,12 @@
  *
  * Per frame ({@link PedestrianLodGroup.setFrame}): walker i goes to the first LOD k with
  * distance(eye, position_i) < `switchDistances[k]` (the last LOD takes the rest); each LOD's slots
- * get its walkers' poses and instances, and their β when the slot assignment changed (the skinner
- * re-runs its shape pass only then).
+ * get its walkers' poses and instances, and their β when the slot assignment or a walker's shape
+ * (the `appearance.shape` object) changed (the skinner re-runs its shape pass only then).
  */
 import type { CameraModel } from '../gpu/camera';
 import type { BodyModel } from './body-model';
-import type { PedestrianAppearance, PedestrianPlacement } from './pedestrian-appearance';
+import type { BodyShape, PedestrianAppearance, PedestrianLighting, PedestrianPlacement } from './pedestrian-appearance';
 import { PedestrianPass, type PedestrianTarget } from './pedestrian-pass';
 import { PedestrianSkinner } from './pedestrian-skinner';
 import { pedestrianBetas } from './pedestrian-wardrobe';
@@ -35,9 +35,13 @@ export interface PedestrianLodOptions {
 
 /** Draws walkers with a body LOD per walker by distance (see the module doc). */
 export class PedestrianLodGroup {
-  /** Per LOD, the walker index in each slot, as last written. */
+  /** Per LOD, the walker index in each slot and the body shape its β came from, as last written. */
   private readonly slots: number[][];
+  private readonly slotShapes: BodyShape[][];
   private readonly counts: number[];
+  /** Per LOD, the walkers of this frame (reused) and their poses gathered (capacity × stride). */
+  private readonly buckets: number[][];
+  private readonly gathered: Float32Array[];
 
   private constructor(
     readonly models: readonly BodyModel[],
@@ -47,7 +51,10 @@ export class PedestrianLodGroup {
     private readonly passes: PedestrianPass[],
   ) {
     this.slots = models.map(() => []);
+    this.slotShapes = models.map(() => []);
     this.counts = models.map(() => 0);
+    this.buckets = models.map(() => []);
+    this.gathered = models.map(() => new Float32Array(capacity * poseFloats(models[0].jointCount)));
   }
 
   /**
@@ -80,6 +87,14 @@ export class PedestrianLodGroup {
     return k < 0 ? this.models.length - 1 : k;
   }
 
+  /**
+   * Skinned vertices of LOD `k` after {@link encode} (slots in the order of the walkers of that LOD,
+   * ascending walker index; layout as `PedestrianSkinner.skinnedVertices`).
+   */
+  skinnedVertices(k: number): GPUBuffer {
+    return this.skinners[k].skinnedVertices;
+  }
+
   /** Walkers per LOD after the last {@link setFrame}. */
   get lodCounts(): readonly number[] {
     return this.counts;
@@ -98,26 +113,34 @@ export class PedestrianLodGroup {
     if (n > this.capacity || appearances.length !== n || poses.length < n * stride) {
       throw new Error(`PedestrianLodGroup.setFrame: ${n} placements, ${appearances.length} appearances, ${poses.length / stride} poses (capacity ${this.capacity})`);
     }
-    const buckets: number[][] = this.models.map(() => []);
+    const buckets = this.buckets;
+    for (const b of buckets) b.length = 0;
     placements.forEach((p, i) => {
       const dist = Math.hypot(p.position[0] - eye[0], p.position[1] - eye[1], p.position[2] - eye[2]);
       buckets[this.lodFor(dist)].push(i);
     });
     buckets.forEach((ids, k) => {
       this.counts[k] = ids.length;
-      if (ids.length === 0) return;
+      if (ids.length === 0) {
+        this.slots[k] = [];
+        this.slotShapes[k] = [];
+        return;
+      }
       const model = this.models[k];
-      const gathered = new Float32Array(ids.length * stride);
+      const gathered = this.gathered[k];
       ids.forEach((i, s) => gathered.set(poses.subarray(i * stride, (i + 1) * stride), s * stride));
-      this.skinners[k].setPoses(gathered);
+      this.skinners[k].setPoses(gathered.subarray(0, ids.length * stride));
       this.passes[k].setInstances(ids.map((i) => placements[i]), ids.map((i) => appearances[i]));
-      const old = this.slots[k];
-      if (ids.length !== old.length || ids.some((i, s) => old[s] !== i)) {
+      const old = this.slots[k], oldShapes = this.slotShapes[k];
+      // New β when the slots hold other walkers, or a walker got another shape (a new appearance object:
+      // e.g. the caller reset its walkers).
+      if (ids.length !== old.length || ids.some((i, s) => old[s] !== i || oldShapes[s] !== appearances[i].shape)) {
         const B = model.shapeCount;
         const betas = new Float32Array(ids.length * B);
         ids.forEach((i, s) => betas.set(pedestrianBetas(model, appearances[i].shape), s * B));
         this.skinners[k].setShapes(betas);
-        this.slots[k] = ids;
+        this.slots[k] = ids.slice();
+        this.slotShapes[k] = ids.map((i) => appearances[i].shape);
       }
     });
   }
@@ -134,6 +157,11 @@ export class PedestrianLodGroup {
       const t = k === 0 ? target : { ...target, clearColor: null, clearDepth: false };
       p.encode(encoder, camera, this.skinners[k].skinnedVertices, this.counts[k], t, drawTimestamps?.(k));
     });
+  }
+
+  /** Sets the lighting of every LOD's pass (time of day, weather; `PedestrianPass.setLighting`). */
+  setLighting(lighting: PedestrianLighting): void {
+    for (const p of this.passes) p.setLighting(lighting);
   }
 
   /** Frees every skinner and pass. */

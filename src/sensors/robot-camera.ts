@@ -20,11 +20,9 @@
  */
 import { cameraModel, type PinholeCamera } from '../gpu/camera';
 import { submit } from '../gpu/gpu-stats';
-import { makeHumanBody } from '../humans/makehuman-set';
-import { PedestrianPass } from '../humans/pedestrian-pass';
-import { PedestrianSkinner } from '../humans/pedestrian-skinner';
+import { makeHumanBodies, makeHumanMaterial, MAKEHUMAN_LOD_DISTANCES } from '../humans/makehuman-set';
+import { PedestrianLodGroup } from '../humans/pedestrian-lod';
 import { randomAppearance, type PedestrianAppearance, type PedestrianPlacement } from '../humans/pedestrian-appearance';
-import { pedestrianBetasFor } from '../humans/pedestrian-wardrobe';
 import { PedestrianMotion } from '../humans/motion/pedestrian-motion';
 import { POSE_FLOATS, type MotionState } from '../humans/motion/procedural-gait';
 import { skeletonFromModel, type MotionSkeleton } from '../humans/motion/skeleton';
@@ -73,6 +71,10 @@ export interface RobotCameraOptions {
   maxPedestrians?: number;
   /** Seeds pedestrian appearance and gait phase. */
   seed?: number;
+  /**
+   * One pedestrian body for every walker (e.g. the built-in procedural body); default the shipped
+   * MakeHuman set with its distance LODs (makehuman-set.ts: LOD0 nearer than 7 m, LOD1 to 15 m, LOD2 beyond).
+   */
   body?: BodyModel;
   /** Background splats (default `new ChunkedWorld(world)`); e.g. a scanned scene placed in the world frame. */
   background?: SplatBackground;
@@ -106,26 +108,34 @@ export class RobotCamera {
 
   private constructor(
     private readonly device: GPUDevice,
-    private readonly options: Required<Omit<RobotCameraOptions, 'body' | 'background' | 'conditions' | 'robot'>> & { body: BodyModel; background: SplatBackground },
+    private readonly options: Required<Omit<RobotCameraOptions, 'body' | 'background' | 'conditions' | 'robot'>> & { background: SplatBackground },
     private readonly splats: SplatRenderer,
-    private readonly skinner: PedestrianSkinner,
-    private readonly pass: PedestrianPass,
+    private readonly people: PedestrianLodGroup,
     private readonly rain: RainPass,
   ) {
     this.target = new OffscreenTarget(device, options.width, options.height);
     this.poses = new Float32Array(options.maxPedestrians * POSE_FLOATS);
-    this.skeleton = skeletonFromModel(options.body);
+    this.skeleton = skeletonFromModel(people.models[0]);
   }
 
   static async create(device: GPUDevice, opts: RobotCameraOptions): Promise<RobotCamera> {
-    const options = { viewDistance: 30, maxPedestrians: 16, seed: 1, ...opts, body: opts.body ?? makeHumanBody(), background: opts.background ?? new ChunkedWorld(opts.world) };
-    const [splats, skinner, pass, rain] = await Promise.all([
+    const { body, ...rest } = opts;
+    const options = { viewDistance: 30, maxPedestrians: 16, seed: 1, ...rest, background: opts.background ?? new ChunkedWorld(opts.world) };
+    const models = body ? [body] : makeHumanBodies();
+    const [splats, people, rain] = await Promise.all([
       SplatRenderer.create(device, { colorFormat: OFFSCREEN_COLOR_FORMAT, depthFormat: OFFSCREEN_DEPTH_FORMAT }),
-      PedestrianSkinner.create(device, options.body, options.maxPedestrians, 'RobotCamera.skinner'),
-      PedestrianPass.create(device, { colorFormat: OFFSCREEN_COLOR_FORMAT, depthFormat: OFFSCREEN_DEPTH_FORMAT, model: options.body, capacity: options.maxPedestrians }),
+      PedestrianLodGroup.create(device, {
+        colorFormat: OFFSCREEN_COLOR_FORMAT,
+        depthFormat: OFFSCREEN_DEPTH_FORMAT,
+        models,
+        materials: body ? undefined : models.map((_, k) => makeHumanMaterial(k)),
+        switchDistances: body ? [] : MAKEHUMAN_LOD_DISTANCES,
+        capacity: options.maxPedestrians,
+        label: 'RobotCamera.pedestrians',
+      }),
       RainPass.create(device, OFFSCREEN_COLOR_FORMAT),
     ]);
-    const camera = new RobotCamera(device, options, splats, skinner, pass, rain);
+    const camera = new RobotCamera(device, options, splats, people, rain);
     camera.setConditions(opts.conditions);
     camera.setRobot(opts.robot);
     return camera;
@@ -139,7 +149,7 @@ export class RobotCamera {
   setConditions(conditions: Conditions | undefined): void {
     this.shading = conditions ? conditionsShading(conditions) : null;
     this.splats.shading = this.shading?.splats ?? NEUTRAL_SPLAT_SHADING;
-    this.pass.setLighting(this.shading?.pedestrians ?? DEFAULT_PEDESTRIAN_LIGHTING);
+    this.people.setLighting(this.shading?.pedestrians ?? DEFAULT_PEDESTRIAN_LIGHTING);
     const sky = this.shading?.sky;
     this.clearColor = sky ? { r: sky[0], g: sky[1], b: sky[2], a: 1 } : SKY_CLEAR;
   }
@@ -248,9 +258,9 @@ export class RobotCamera {
       const p = pedestrians[i];
       if (!this.motions[i]) {
         this.motions[i] = new PedestrianMotion(this.skeleton, deriveSeed(seed, `gait${i}`), { x: p.x, y: p.y, yaw: p.heading });
+        // The walker's look and body shape (β from its appearance; the LOD group re-shapes only when a
+        // walker changes LOD) are its own at every distance.
         this.appearances[i] = randomAppearance(deriveSeed(seed, `look${i}`));
-        // A new walker's body shape (β from its appearance) goes to the skinner once.
-        this.skinner.setShapes(pedestrianBetasFor(this.options.body, [this.appearances[i]]), i);
       }
       const m = this.motions[i];
       const motion: MotionState = { walkSpeed: p.walkSpeed, turnRate: 0, gesture: p.gesture, idle: 'stand' };
@@ -263,12 +273,9 @@ export class RobotCamera {
     const cam = cameraModel(pinhole);
     const color = this.target.color.createView();
     const depth = this.target.depth.createView();
-    if (n > 0) {
-      this.skinner.setPoses(this.poses.subarray(0, n * POSE_FLOATS));
-      this.pass.setInstances(this.placements.slice(0, n), this.appearances.slice(0, n));
-      this.skinner.encode(encoder, n);
-    }
-    this.pass.encode(encoder, cam, this.skinner.skinnedVertices, n, { color, depth, clearColor: this.clearColor });
+    this.placements.length = n;
+    this.people.setFrame(pinhole.eye, this.placements, this.appearances.slice(0, n), this.poses);
+    this.people.encode(encoder, cam, { color, depth, clearColor: this.clearColor });
     this.splats.encode(encoder, cam, { color, depth, clearColor: null });
     const shading = this.shading;
     if (shading && shading.rain > 0) this.rain.encode(encoder, color, this.options.height, this.elapsed, shading.rain, shading.rainColor);
@@ -277,8 +284,7 @@ export class RobotCamera {
   destroy(): void {
     this.scene?.destroy();
     this.splats.destroy();
-    this.skinner.destroy();
-    this.pass.destroy();
+    this.people.destroy();
     this.rain.destroy();
     this.target.destroy();
   }
