@@ -1,5 +1,5 @@
 /**
- * The architecture's one rule: imports only go down the layers (README.md, "Architecture"). Every
+ * The architecture's one rule: imports only go down the layers (docs/concepts/architecture.md). Every
  * relative import of every TypeScript file under src/ and bench/ (tests included) is resolved and
  * its target's layer must be strictly below the importer's; no exceptions list. Product files also
  * never import the test fixtures in test/ (tests may).

@@ -7,7 +7,7 @@
  * method is a no-op and `read` resolves to null, so callers need no branches.
  *
  * Chrome quantises timestamps to 100 µs unless started with
- * `--enable-dawn-features=allow_unsafe_apis`; the README's profiling section says so.
+ * `--enable-dawn-features=allow_unsafe_apis`; docs/guide/profiling.md says so.
  */
 import { mapForReading, submit } from './gpu-stats';
 

@@ -1,7 +1,7 @@
 /**
  * The remote agent: any external agent (a Python LLM harness, a human tool) plays arena episodes over
  * a WebSocket, the arena's extension of the remote bridge (`src/policy/REMOTE-PROTOCOL.md`; protocol
- * `curbside-arena-agent/1`, README "Arena"). Node only (`ws`).
+ * `curbside-arena-agent/1`, docs/guide/arena.md). Node only (`ws`).
  *
  * The arena CLI hosts the server (the arena runs in Node, so no relay is needed): it binds to
  * 127.0.0.1 unless told otherwise, checks the session token at the handshake (`Authorization: Bearer

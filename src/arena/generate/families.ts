@@ -3,7 +3,7 @@
  * `prompt_templates.py`): each generator draws a candidate task of a difficulty from the world's
  * inventory and network with its own random stream, or returns null when the draw does not fit
  * (the suite draws again). Ground truth comes from the inventory; what makes a task easy or hard is
- * a measured statistic, documented per family (README, "Arena").
+ * a measured statistic, documented per family (docs/guide/arena.md).
  */
 import type { Rng } from '../../core/random';
 import type { Vec2 } from '../../world/geometry';

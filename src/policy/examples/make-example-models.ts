@@ -78,7 +78,7 @@ function context3(seed: number): Example {
   const x = g.node('Div', [g.node('Sub', [obs, mean]), std]);
   // Per-frame encoder (as ViNT encodes each context frame separately): [B, 3T, H, W] → [B·T, 3, H, W]
   // → trunk → [B·T, 4] → [B, 4T]. A 9-channel Conv would also do, but onnxruntime-web 1.30's WebGPU
-  // EP computes Conv with 6 or 9 input channels wrongly on SwiftShader (see src/policy/README text).
+  // EP computes Conv with 6 or 9 input channels wrongly on SwiftShader (docs/guide/policies.md).
   const perFrame = trunk(g, g.node('Reshape', [x, g.constInt64([-1, 3, H, W])]), 3, rng);
   const feat = g.node('Reshape', [perFrame, g.constInt64([-1, T * FEATURES])]);
   // normalized waypoints: metres = value × maxV / rateHz = value × 0.375 m at 1.5 m/s and 4 Hz.
