@@ -6,12 +6,12 @@
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { loadProgram, tools } from '../test/docs-reference';
-import { gpuSteps, printedTables } from './gpu';
+import { gpuSteps, printedFigures, printedTables } from './gpu';
 
 describe('bench:gpu steps', () => {
   const steps = gpuSteps('/tmp/curbside-gpu');
   it('cover the measures the RESULTS section needs, each with --gpu', () => {
-    expect(steps.map((s) => s.name)).toEqual(['peers', 'profile', 'pedestrians', 'crowd', 'smoke-envs1', 'smoke-envs8', 'arena']);
+    expect(steps.map((s) => s.name)).toEqual(['peers', 'profile', 'pedestrians', 'crowd', 'smoke-envs1', 'smoke-envs8', 'arena', 'arena-images']);
     for (const s of steps) expect(s.args, s.name).toContain('--gpu');
     expect(steps.find((s) => s.name === 'profile')?.args).toContain('--full');
     expect(steps.find((s) => s.name === 'smoke-envs8')?.args.join(' ')).toMatch(/--suite smoke --envs 8 --stats/);
@@ -40,5 +40,15 @@ describe('printedTables', () => {
     const out = ['bench: 10 episodes', '| a | b |', '| --- | --- |', '| 1 | 2 |', 'progress 3/10', '| x |', '', '| c |', '| --- |', '| 3 |', '| 4 |', 'done'].join('\n');
     expect(printedTables(out)).toBe('| a | b |\n| --- | --- |\n| 1 | 2 |\n\n| c |\n| --- |\n| 3 |\n| 4 |');
     expect(printedTables('no tables here\n')).toBe('');
+  });
+});
+
+describe('printedFigures', () => {
+  it('is the tables when there are any, else the closing lines without progress as a text block', () => {
+    expect(printedFigures('x\n| a |\n| --- |\n| 1 |\n')).toBe('| a |\n| --- |\n| 1 |');
+    const arena = ['5/22 episodes · 0s · ETA 0s · success 100.0%', 'agent  overall', 'oracle  100.0', '', '22 episodes in out/x'].join('\n');
+    expect(printedFigures(arena)).toBe('```text\nagent  overall\noracle  100.0\n22 episodes in out/x\n```');
+    expect(printedFigures(arena, 2)).toBe('```text\noracle  100.0\n22 episodes in out/x\n```');
+    expect(printedFigures('')).toBe('');
   });
 });

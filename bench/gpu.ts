@@ -12,10 +12,11 @@
  * | crowd | `bench:crowd` (ORCA at 100–50,000 agents, the batched pedestrian step) |
  * | smoke-envs1, smoke-envs8 | the smoke suite with both default policies at `--envs 1` and `8`, `--stats` |
  * | arena | the arena's oracle on shard 1/8 of the 360CityArena suite |
+ * | arena-images | `bench:arena`: what a seeing agent's step costs (rendering its first-person views) |
  *
  * Each step's output goes to `DIR/<step>.log`; the section `gpu` of bench/RESULTS.md gets one dated
- * table (step, command, wall time, exit status) under the adapter's name, followed by the tables each
- * step printed. The steps' own RESULTS sections are left alone (`--no-write` where a tool has it), so
+ * table (step, command, wall time, exit status) under the adapter's name, followed by the figures each
+ * step printed ({@link printedFigures}). The steps' own RESULTS sections are left alone (`--no-write` where a tool has it), so
  * one run on one machine is one section. A failing step is recorded and the run goes on; the exit
  * status is 1 when any step failed.
  */
@@ -50,7 +51,20 @@ export function gpuSteps(out: string): GpuStep[] {
     { name: 'smoke-envs1', what: 'smoke suite, expert and bc-gnm-v3, one environment per step', file: 'src/cli/bench.ts', args: ['--suite', 'smoke', '--envs', '1', '--stats', '--gpu', '--fresh', '--out', rel('smoke-envs1')] },
     { name: 'smoke-envs8', what: 'smoke suite, expert and bc-gnm-v3, eight environments per step', file: 'src/cli/bench.ts', args: ['--suite', 'smoke', '--envs', '8', '--stats', '--gpu', '--fresh', '--out', rel('smoke-envs8')] },
     { name: 'arena', what: "the arena's oracle on shard 1/8 of cityarena", file: 'src/cli/arena.ts', args: ['--suite', 'cityarena', '--agent', 'oracle', '--shard', '1/8', '--gpu', '--fresh', '--out', rel('arena-oracle')] },
+    { name: 'arena-images', what: "a seeing agent's first-person views: start-up, entering a task, a step", file: 'bench/arena-images.ts', args: ['--gpu', '--no-write'] },
   ];
+}
+
+/**
+ * What a step printed that belongs in RESULTS: its Markdown tables (`| … |` lines, in order, a blank
+ * line between tables), or, for a tool that prints none (the bench's and the arena's terminal tables),
+ * its last `tail` lines other than progress lines (`… · ETA …`) as a text block.
+ */
+export function printedFigures(output: string, tail = 20): string {
+  const tables = printedTables(output);
+  if (tables) return tables;
+  const lines = output.split('\n').map((l) => l.trimEnd()).filter((l) => l !== '' && !/ · ETA /.test(l));
+  return lines.length ? `\`\`\`text\n${lines.slice(-tail).join('\n')}\n\`\`\`` : '';
 }
 
 /** The Markdown table lines (`| … |`) a tool printed, in order, with a blank line between tables. */
@@ -67,7 +81,7 @@ export function printedTables(output: string): string {
 }
 
 export const program = new Command('bench:gpu')
-  .description("The GPU-side figures in one run with --gpu (peers, profile --full, pedestrians, crowd, smoke bench at --envs 1 and 8, the arena's oracle on a shard); one dated RESULTS section.")
+  .description("The GPU-side figures in one run with --gpu (peers, profile --full, pedestrians, crowd, smoke bench at --envs 1 and 8, the arena's oracle on a shard, the arena's images); one dated RESULTS section.")
   .option('--steps <names>', `comma-separated subset of ${gpuSteps('bench/out/gpu').map((s) => s.name).join(', ')}`)
   .option('--out <DIR>', 'folder for the logs and the bench and arena results', 'bench/out/gpu')
   .option('--allow-software', 'run on a software adapter (SwiftShader) too: a rehearsal of the run, not GPU figures (hours on a CPU)')
@@ -126,8 +140,8 @@ if (isEntryPoint(import.meta.url)) runCli(async () => {
     if (r.status !== 0) failed++;
     console.log(`[${k + 1}/${steps.length}] ${s.name}: exit ${r.status} after ${r.seconds.toFixed(0)} s${r.status !== 0 ? ` (see ${log})` : ''}`);
     rows.push([s.name, s.what, `\`${command(s)}\``, r.seconds.toFixed(0), r.status]);
-    const tables = printedTables(r.output);
-    if (tables) printed.push(`### ${s.name}\n\n${tables}`);
+    const figures = printedFigures(r.output);
+    if (figures) printed.push(`### ${s.name}\n\n${figures}`);
   }
   const body = [
     `## GPU figures (\`npm run bench:gpu\`, ${date})`,

@@ -112,7 +112,7 @@ describe('user errors on the command line', () => {
     ['bench:world at a size outside 150–2000 m', 'bench/world-scale.ts', ['--sizes', '400,10'], /^error: option '--sizes <m,\.\.\.>' argument '400,10' is invalid\. expected metres in \[150, 2000\], got '10'$/],
     ['bench:signs with no storefronts', 'bench/signs.ts', ['--per-world', '0'], /^error: option '--per-world <N>' argument '0' is invalid\. expected an integer in 1\.\.50, got '0'$/],
     ['bench:look of unknown views', 'bench/look.ts', ['--views', 'sky'], /^error: option '--views <set>' argument 'sky' is invalid\. Allowed choices are robot, storefront, all\.$/],
-    ['bench:gpu of an unknown step', 'bench/gpu.ts', ['--steps', 'nope'], /^error: --steps nope: unknown step nope \(expected some of peers, profile, pedestrians, crowd, smoke-envs1, smoke-envs8, arena\)$/],
+    ['bench:gpu of an unknown step', 'bench/gpu.ts', ['--steps', 'nope'], /^error: --steps nope: unknown step nope \(expected some of peers, profile, pedestrians, crowd, smoke-envs1, smoke-envs8, arena, arena-images\)$/],
     ['bench:arena of a suite that does not exist', 'bench/arena-images.ts', ['--suite', 'nope'], /^error: --suite nope: not a suite \(cityarena, urbanground\) and no such task file$/],
   ];
   it('has a case for every `npm run` tool', () => {
