@@ -1,6 +1,6 @@
 /**
  * The recorded-episode format: scenario (inline, so a file replays without the suites), seed,
- * policy name, control rate and the action log. Saved as JSON (`*.episode.json`) or in the URL hash
+ * policy name, control rate, the action log and the embodiment (legged robots only). Saved as JSON (`*.episode.json`) or in the URL hash
  * (`#episode=` + base64url of the deflated JSON). Validated with zod; errors name the field.
  *
  * Actions are stored as full doubles (JSON numbers round-trip exactly), so replaying feeds the very
@@ -11,6 +11,8 @@ import { z } from 'zod';
 import { ScenarioSchema, type Scenario } from '../sim/scenario';
 import type { VelocityCommand } from '../robot/unicycle';
 import { UserError } from '../core/user-error';
+import { ROBOT_NAMES } from '../robot/embodiments';
+import type { RobotName } from '../robot/robot-spec';
 
 /** Format tag and version of an episode file. */
 export const EPISODE_FORMAT = 'curbside-episode';
@@ -25,6 +27,8 @@ export const EpisodeSchema = z.object({
   rateHz: z.number().positive(),
   /** (v, ω) per control step. */
   actions: z.array(z.tuple([z.number(), z.number()])),
+  /** The embodiment that drove (`?robot=`); absent for the wheeled delivery robot (and every file written before embodiments). */
+  robot: z.enum(ROBOT_NAMES as [RobotName, ...RobotName[]]).optional(),
 });
 
 /** A recorded episode. */
@@ -36,6 +40,8 @@ export interface EpisodeFile {
   policy: string;
   rateHz: number;
   actions: [number, number][];
+  /** The embodiment (absent: wheeled). */
+  robot?: RobotName;
 }
 
 /** Thrown for an episode file or URL that does not parse: `source: field: problem`. */
@@ -46,9 +52,9 @@ export class EpisodeFileError extends UserError {
   }
 }
 
-/** Builds an episode record from what was run. */
-export function makeEpisodeFile(scenario: Scenario, seed: number, policy: string, rateHz: number, actions: readonly VelocityCommand[]): EpisodeFile {
-  return { format: EPISODE_FORMAT, version: EPISODE_VERSION, scenario, seed, policy, rateHz, actions: actions.map((a) => [a.v, a.w]) };
+/** Builds an episode record from what was run (`robot` written only for a legged embodiment, so wheeled files stay as they were). */
+export function makeEpisodeFile(scenario: Scenario, seed: number, policy: string, rateHz: number, actions: readonly VelocityCommand[], robot: RobotName = 'wheeled'): EpisodeFile {
+  return { format: EPISODE_FORMAT, version: EPISODE_VERSION, scenario, seed, policy, rateHz, actions: actions.map((a) => [a.v, a.w]), ...(robot === 'wheeled' ? {} : { robot }) };
 }
 
 /** The logged actions as commands. */

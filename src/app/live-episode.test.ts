@@ -71,4 +71,16 @@ describe('live episode record and replay', () => {
     expect(() => parseEpisodeFile('bad.json', '{"format":"curbside-episode","version":1}')).toThrow(/bad\.json: scenario/);
     expect(() => parseEpisodeFile('bad.json', '{oops')).toThrow(/not valid JSON/);
   });
+
+  it('names a legged embodiment in the episode file and keeps wheeled files as they were', () => {
+    const s = freeRoamScenario(2);
+    const actions = [{ v: 0.5, w: 0.1 }];
+    const wheeled = makeEpisodeFile(s, 3, 'teleop', 10, actions);
+    expect('robot' in wheeled).toBe(false);
+    const dog = makeEpisodeFile(s, 3, 'teleop', 10, actions, 'dog');
+    expect(dog.robot).toBe('dog');
+    expect(parseEpisodeFile('dog.json', JSON.stringify(dog)).robot).toBe('dog');
+    expect(episodeFromHash(episodeToHash(dog))?.robot).toBe('dog');
+    expect(() => parseEpisodeFile('tank.json', JSON.stringify({ ...dog, robot: 'tank' }))).toThrow(/^tank\.json: robot: /);
+  });
 });

@@ -147,6 +147,14 @@ async function main(): Promise<void> {
   }
 
   async function start(scenario: Scenario, seed: number, replay?: EpisodeFile): Promise<void> {
+    // An episode of another embodiment replays on its own robot: the page reloads with its ?robot=.
+    if (replay && (replay.robot ?? 'wheeled') !== robot.name) {
+      const url = new URL(location.href);
+      url.searchParams.set('robot', replay.robot ?? 'wheeled');
+      url.hash = episodeToHash(replay);
+      location.assign(url);
+      return;
+    }
     starting++;
     try {
       await ticking;

@@ -45,7 +45,7 @@ export class DemoSession {
   private readonly closureBoxes: Box3[][];
 
   /** @param robot the embodiment (the demo's `?robot=` parameter; default the wheeled delivery robot). */
-  constructor(readonly scenario: Scenario, readonly seed: number, policy: EpisodePolicy, splatOptions: CitySplatsOptions = {}, robot: RobotSpec = DELIVERY_ROBOT) {
+  constructor(readonly scenario: Scenario, readonly seed: number, policy: EpisodePolicy, splatOptions: CitySplatsOptions = {}, readonly robot: RobotSpec = DELIVERY_ROBOT) {
     this.episode = new LiveEpisode(scenario, seed, policy, robot);
     this.crowd = new CrowdView(scenario.pedestrians.length, seed);
     this.city = new CitySplats(this.episode.world.world, splatOptions);
@@ -142,7 +142,7 @@ export class DemoSession {
   /** The episode so far as a recording. */
   recording(): EpisodeFile {
     const ep = this.episode;
-    return makeEpisodeFile(this.scenario, this.seed, ep.policy.name, ep.policy.rateHz, ep.actions);
+    return makeEpisodeFile(this.scenario, this.seed, ep.policy.name, ep.policy.rateHz, ep.actions, this.robot.name);
   }
 }
 
