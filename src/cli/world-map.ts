@@ -13,6 +13,7 @@ import { BLOCK_TYPES, type BlockType } from '../world/blocks';
 import { worldInventory } from '../world/inventory';
 import { renderWorldMap, type MapAgent } from '../world/map-render';
 import { drawMapLabels } from './map-labels';
+import { addOsmOptions, osmWorldFromOptions, type OsmOptionValues } from './osm-option';
 import { isEntryPoint } from './run-cli';
 import { sampleRoute } from '../world/routes';
 import { generateWorld } from '../world/world';
@@ -28,30 +29,31 @@ const box = (v: string): [number, number, number, number] => {
   return p as [number, number, number, number];
 };
 
-export const program = new Command('world-map')
-  .description('Generate a procedural sidewalk world and write its top-down map as a PNG.')
-  .requiredOption('--seed <n>', 'world seed (integer)', int)
+export const program = addOsmOptions(new Command('world-map')
+  .description('Generate a procedural sidewalk world (or build one from an OpenStreetMap extract) and write its top-down map as a PNG.')
+  .option('--seed <n>', 'world seed (integer); required without --osm', int)
   .requiredOption('--out <png>', 'output PNG path')
   .option('--size <px>', 'image side length in pixels', int, 512)
   .option('--world-size <m>', 'world side length in metres (150–2000)', int, 400)
   .option('--bounds <x0,y0,x1,y1>', 'world region to show, metres (default: the whole world)', box)
   .option('--route <kind>', `draw a sampled 10–20 m route on a block type (${BLOCK_TYPES.join(', ')}, crosswalk)`)
-  .option('--labels', 'draw street names and bus stops (and storefront names when zoomed in to ≤ 0.15 m/px)');
+  .option('--labels', 'draw street names and bus stops (and storefront names when zoomed in to ≤ 0.15 m/px)'));
 
 async function main(): Promise<void> {
   program.parse();
-  const o = program.opts<{ seed: number; out: string; size: number; worldSize: number; bounds?: [number, number, number, number]; route?: string; labels?: boolean }>();
+  const o = program.opts<OsmOptionValues & { seed?: number; out: string; size: number; worldSize: number; bounds?: [number, number, number, number]; route?: string; labels?: boolean }>();
   if (!o.out.toLowerCase().endsWith('.png')) throw new CliError(`--out ${o.out}: the output must be a .png file`);
   if (o.size < 1 || o.size > 8192) throw new CliError(`--size ${o.size}: must be in 1..8192`);
   if (o.route && o.route !== 'crosswalk' && !BLOCK_TYPES.includes(o.route as BlockType)) throw new UserError(`--route ${o.route}: unknown block type (expected crosswalk, ${BLOCK_TYPES.join(', ')})`);
   const t0 = performance.now();
-  const world = generateWorld({ seed: o.seed, size: o.worldSize });
+  if (o.seed === undefined && o.osm === undefined) throw new CliError('--seed N or --osm FILE: give one (the world to draw)');
+  const world = osmWorldFromOptions(o, o.worldSize, o.seed ?? 0) ?? generateWorld({ seed: o.seed!, size: o.worldSize });
   const t1 = performance.now();
   let route: Parameters<typeof renderWorldMap>[1]['route'];
   const agents: MapAgent[] = [];
   let bounds = o.bounds;
   if (o.route) {
-    const r = sampleRoute(world, createRng(o.seed).fork('cli-route'), { kind: o.route as BlockType | 'crosswalk', minLength: 10, maxLength: 20 });
+    const r = sampleRoute(world, createRng(o.seed ?? 0).fork('cli-route'), { kind: o.route as BlockType | 'crosswalk', minLength: 10, maxLength: 20 });
     if (!r) throw new UserError(`--route ${o.route}: no 10–20 m route found`);
     route = r.points;
     agents.push({ position: r.start, yaw: Math.atan2(r.points[1][1] - r.start[1], r.points[1][0] - r.start[0]), color: [0, 170, 0, 255] }, { position: r.goal, color: [230, 30, 30, 255] });

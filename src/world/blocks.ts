@@ -55,14 +55,14 @@ export function buildBlocks(net: StreetNetwork, layout: CrosswalkLayout): Block[
     blocks.push({ id: blocks.length, type, region, centreline: sub, length: b - a, streetId: st.id, junctionId: -1 });
   }
   for (const j of net.junctions) {
-    if (j.kind === 'deadEnd') continue;
+    if (j.kind === 'deadEnd' || j.kind === 'bend') continue;
     let r = 0;
     for (const arm of j.arms) {
       const cuts = layout.junctionCuts.get(arm.streetId) ?? [0, 0];
       r = Math.max(r, arm.atStart ? cuts[0] : cuts[1]);
     }
     r += j.ringRadius + 2;
-    blocks.push({ id: blocks.length, type: j.kind, region: circleRing(j.centre[0], j.centre[1], r, 32), centreline: [j.centre], length: r, streetId: -1, junctionId: j.id });
+    blocks.push({ id: blocks.length, type: j.kind as BlockType, region: circleRing(j.centre[0], j.centre[1], r, 32), centreline: [j.centre], length: r, streetId: -1, junctionId: j.id });
   }
   return blocks;
 }

@@ -80,7 +80,8 @@ export interface CrosswalkLayout {
   junctionCuts: Map<number, [number, number]>;
 }
 
-function makeCrosswalk(id: number, st: Street, junctionId: number, s: number, width: number): Crosswalk {
+/** A crosswalk of `width` across street `st` centred at arc length `s` (its reach to just inside both sidewalks). */
+export function makeCrosswalk(id: number, st: Street, junctionId: number, s: number, width: number): Crosswalk {
   const { p, t } = sampleAt(st.centreline, s);
   const [d1, d2L] = zoneOffsets(st.profile, 1, s);
   const d2R = zoneOffsets(st.profile, -1, s)[1];
@@ -91,7 +92,8 @@ function makeCrosswalk(id: number, st: Street, junctionId: number, s: number, wi
   return { id, streetId: st.id, junctionId, s, centre: p, along: t, across, width, reachLeft, reachRight, roadHalfWidth: d1, rect };
 }
 
-function rampsOf(c: Crosswalk, st: Street): CurbRamp[] {
+/** The two curb ramps of crosswalk `c` across street `st`. */
+export function rampsOf(c: Crosswalk, st: Street): CurbRamp[] {
   const out: CurbRamp[] = [];
   for (const side of [1, -1] as const) {
     const [d1, d2] = zoneOffsets(st.profile, side, c.s);
@@ -111,7 +113,7 @@ function rampsOf(c: Crosswalk, st: Street): CurbRamp[] {
  * junction's paved disc and from a roundabout's ring. Returns null when none fits in the first half
  * of the arm.
  */
-function crosswalkDistance(net: StreetNetwork, j: Junction, armIdx: number, width: number): number | null {
+export function crosswalkDistance(net: StreetNetwork, j: Junction, armIdx: number, width: number): number | null {
   const arm = j.arms[armIdx];
   const st = net.streets[arm.streetId];
   const line = armLine(st, arm.atStart);
@@ -168,7 +170,7 @@ export function placeCrosswalks(rng: Rng, net: StreetNetwork): CrosswalkLayout {
   };
   for (const st of net.streets) if (!st.closed) junctionCuts.set(st.id, [0, 0]);
   for (const j of net.junctions) {
-    if (j.kind === 'deadEnd') continue;
+    if (j.kind === 'deadEnd' || j.kind === 'bend') continue;
     j.arms.forEach((arm, i) => {
       const st = net.streets[arm.streetId];
       const L = polylineLength(st.centreline);

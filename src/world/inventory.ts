@@ -12,6 +12,7 @@ import { createRng } from '../core/random';
 import { polylineLength, projectOnPolyline } from './polyline';
 import { walkableExtent } from './queries';
 import { BoxGrid } from './spatial-index';
+import type { OsmWorldSource, OsmWorldSummary } from './osm/world-data';
 import type { World } from './world';
 
 export const INVENTORY_FORMAT = 'curbside-world-inventory';
@@ -55,6 +56,8 @@ export interface Landmark {
   /** The pedestrian-network node closest to the entrance (`network.nodes` index) and its distance, metres. */
   node: number;
   nodeDistance: number;
+  /** Worlds from OSM: the feature it came from (`node/123`, `way/45`) and its OSM kind (`shop=bakery`). */
+  osm?: { id: string; kind: string };
 }
 
 /** The inventory file (`format: curbside-world-inventory`, version 1). */
@@ -63,7 +66,10 @@ export interface WorldInventory {
   version: typeof INVENTORY_VERSION;
   seed: number;
   size: number;
-  streets: { id: number; name: string; segments: number[]; closed: boolean; length: number; polyline: Vec2[] }[];
+  /** Worlds from OSM: the file (as given, md5), selection, georeference, attribution, and what the build skipped. */
+  osm?: { source: OsmWorldSource; summary: OsmWorldSummary };
+  /** `generated`: worlds from OSM, a street OSM leaves unnamed (its name is made up). */
+  streets: { id: number; name: string; segments: number[]; closed: boolean; length: number; polyline: Vec2[]; generated?: boolean }[];
   intersections: { id: number; kind: JunctionKind; position: Vec2; streets: string[] }[];
   crosswalks: { id: number; position: Vec2; street: string; width: number }[];
   landmarks: Landmark[];
@@ -138,7 +144,7 @@ export function worldInventory(world: World): WorldInventory {
   const objects: InventoryObject[] = world.obstacles.map((o) => {
     const street = streetName(o.streetId);
     const a = addressOf.get(o.id);
-    const name = a ? (a.shop ?? `${a.number} ${street}`) : street ? furnitureName(o, street, world.seed, honoured) : null;
+    const name = a ? (a.shop ?? (a.houseNumber !== null ? `${a.houseNumber} ${street}` : null)) : street ? furnitureName(o, street, world.seed, honoured) : null;
     return { id: o.id, kind: o.kind, name, position: p3(o.centre), yaw: r3(o.yaw), height: r3(o.height), street, side: street ? sideOf(o) : null };
   });
   // Named furniture (bus stops, kiosks, fountains, statues) sharing a name gets numbers when there are several.
@@ -158,6 +164,7 @@ export function worldInventory(world: World): WorldInventory {
     }
     return best && { node: best.node, nodeDistance: r3(best.nodeDistance) };
   };
+  const osmPlaceOf = new Map((world.osm?.buildings ?? []).filter((b) => b.place).map((b) => [b.objectIds[0], b.place!]));
   const landmarks: Landmark[] = objects.flatMap((o): Landmark[] => {
     const a = addressOf.get(o.id);
     const src = byId.get(o.id)!;
@@ -166,8 +173,9 @@ export function worldInventory(world: World): WorldInventory {
       const reach = Math.max(...src.footprint.map(([x, y]) => (x - src.centre[0]) * src.front[0] + (y - src.centre[1]) * src.front[1]));
       const entrance = p3([src.centre[0] + src.front[0] * reach, src.centre[1] + src.front[1] * reach]);
       const near = nearestNode(entrance);
-      if (near) return [{ id: o.id, kind: 'storefront', name: a.shop, position: o.position, street: o.street, address: `${a.number} ${o.street}`, entrance, ...near }];
-      o.name = `${a.number} ${o.street}`; // faces no sidewalk of the network (a fork's island): no shop sign
+      const place = osmPlaceOf.get(o.id);
+      if (near) return [{ id: o.id, kind: 'storefront', name: a.shop, position: o.position, street: o.street, address: a.houseNumber !== null ? `${a.houseNumber} ${o.street}` : null, entrance, ...near, ...(place ? { osm: { id: place.osmId, kind: place.kind } } : {}) }];
+      o.name = a.houseNumber !== null ? `${a.houseNumber} ${o.street}` : null; // faces no sidewalk of the network (a fork's island): no shop sign
       return [];
     }
     const kind = LANDMARK_OF[o.kind];
@@ -182,11 +190,12 @@ export function worldInventory(world: World): WorldInventory {
     version: INVENTORY_VERSION,
     seed: world.seed,
     size: world.size,
+    ...(world.osm ? { osm: { source: world.osm.source, summary: world.osm.summary } } : {}),
     streets: names.streets.map((s) => {
-      return { id: s.id, name: s.name, segments: s.segments, closed: s.closed, length: r3(polylineLength(namedStreetLine(s))), polyline: s.polyline.map(p3) };
+      return { id: s.id, name: s.name, segments: s.segments, closed: s.closed, length: r3(polylineLength(namedStreetLine(s))), polyline: s.polyline.map(p3), ...(s.generated ? { generated: true } : {}) };
     }),
     intersections: world.network.junctions
-      .filter((j) => j.kind !== 'deadEnd')
+      .filter((j) => j.kind !== 'deadEnd' && j.kind !== 'bend')
       .map((j) => ({ id: j.id, kind: j.kind, position: p3(j.centre), streets: [...new Set(j.arms.map((a) => streetName(a.streetId)).filter((n): n is string => n !== null))].sort() })),
     crosswalks: world.crosswalks.map((c) => ({ id: c.id, position: p3(c.centre), street: streetName(c.streetId) ?? '', width: r3(c.width) })),
     landmarks,

@@ -13,6 +13,7 @@ import { createRng, type Rng } from '../core/random';
 import type { Vec2 } from './geometry';
 import type { StreetNetwork } from './network';
 import type { StaticObject } from './objects';
+import type { OsmWorldData } from './osm/world-data';
 import { arcLengths, projectOnPolyline } from './polyline';
 
 /** Largest bend, degrees, at which a street carries on through a junction under the same name. */
@@ -51,6 +52,10 @@ export interface NamedStreet {
   /** Centreline, metres, world frame; segments joined in order (closed for a ring, last vertex not repeated). */
   polyline: Vec2[];
   closed: boolean;
+  /** Worlds from OSM: true when OSM names the street neither by `name` nor `ref` (the name is generated). */
+  generated?: boolean;
+  /** Worlds from OSM: the name in Latin script (`name:en`/`name:latn`) when tagged and different. */
+  nameLatin?: string;
 }
 
 /** A building's address and, for storefronts, the name on its sign. */
@@ -59,8 +64,10 @@ export interface Address {
   objectId: number;
   /** Named street id (`NamedStreet.id`). */
   street: number;
-  /** House number: odd on the street's left (of its polyline direction), even on its right. */
+  /** House number: odd on the street's left (of its polyline direction), even on its right (worlds from OSM: `addr:housenumber`'s leading number, or 0). */
   number: number;
+  /** The house number as written: `number` in procedural worlds, `addr:housenumber` in worlds from OSM ("12bis", "3-5"); null when OSM gives none. */
+  houseNumber: string | null;
   side: 'left' | 'right';
   /** Arc length of the building's front along the named street's polyline, metres. */
   s: number;
@@ -90,7 +97,7 @@ const dirAt = (line: readonly Vec2[], atStart: boolean): Vec2 => {
 };
 
 /** Continuations: for each junction, the pairs of arms that carry on straight (greedy, most opposite first). */
-function continuations(net: StreetNetwork): [number, boolean, number, boolean][] {
+function continuations(net: StreetNetwork, nameOf?: (streetId: number) => string | null): [number, boolean, number, boolean][] {
   const byId = new Map(net.streets.map((s) => [s.id, s]));
   const out: [number, boolean, number, boolean][] = [];
   const cosLimit = -Math.cos((CONTINUATION_DEG * Math.PI) / 180);
@@ -101,10 +108,12 @@ function continuations(net: StreetNetwork): [number, boolean, number, boolean][]
     for (let x = 0; x < arms.length; x++) {
       for (let y = x + 1; y < arms.length; y++) {
         if (arms[x].streetId === arms[y].streetId) continue;
+        // Worlds from OSM: a name carries on only into the same name (unnamed into unnamed).
+        if (nameOf && nameOf(arms[x].streetId) !== nameOf(arms[y].streetId)) continue;
         const dx = dirAt(byId.get(arms[x].streetId)!.centreline, arms[x].atStart);
         const dy = dirAt(byId.get(arms[y].streetId)!.centreline, arms[y].atStart);
         const c = dx[0] * dy[0] + dx[1] * dy[1];
-        if (c <= cosLimit) pairs.push({ c, x, y });
+        if (c <= cosLimit || (nameOf && nameOf(arms[x].streetId) !== null)) pairs.push({ c, x, y });
       }
     }
     pairs.sort((p, q) => p.c - q.c || p.x - q.x || p.y - q.y);
@@ -120,12 +129,12 @@ function continuations(net: StreetNetwork): [number, boolean, number, boolean][]
 }
 
 /** Chains of network streets joined by continuations, each in order, with its polyline. */
-function chainStreets(net: StreetNetwork): { segments: number[]; polyline: Vec2[]; closed: boolean }[] {
+function chainStreets(net: StreetNetwork, nameOf?: (streetId: number) => string | null): { segments: number[]; polyline: Vec2[]; closed: boolean }[] {
   const byId = new Map(net.streets.map((s) => [s.id, s]));
   // next[(id, end)] = (id', end'): leaving street id through its end `end` continues into id' at end'.
   const link = new Map<string, [number, boolean]>();
   const key = (id: number, atStart: boolean) => `${id}:${atStart ? 's' : 'e'}`;
-  for (const [a, aStart, b, bStart] of continuations(net)) {
+  for (const [a, aStart, b, bStart] of continuations(net, nameOf)) {
     link.set(key(a, aStart), [b, bStart]);
     link.set(key(b, bStart), [a, aStart]);
   }
@@ -170,7 +179,7 @@ function chainStreets(net: StreetNetwork): { segments: number[]; polyline: Vec2[
  * A distinct name for each street kind in `kinds`, in order: a stem and a street type drawn without
  * replacement (a ring is a `Circus`), then with a prefix (`North`, `Upper`, …) once those run out.
  */
-function drawNames(rng: Rng, kinds: readonly ('ring' | 'street')[]): string[] {
+export function drawNames(rng: Rng, kinds: readonly ('ring' | 'street')[]): string[] {
   const used = new Set<string>();
   const draw = (pool: string[]): string | null => {
     while (pool.length > 0) {
@@ -219,7 +228,7 @@ export function nameWorld(net: StreetNetwork, buildings: readonly StaticObject[]
     const street = streetOf.get(b.streetId)!;
     const { s, side } = projectOnPolyline(lines[street], b.centre[0], b.centre[1], cums[street]);
     const shop = shops.next() < 0.6 ? `${shops.pick(SHOP_OWNERS)} ${shops.pick(SHOP_KINDS)}` : null;
-    placed.push({ objectId: b.id, street, number: 0, side: side > 0 ? 'left' : 'right', s, shop });
+    placed.push({ objectId: b.id, street, number: 0, houseNumber: null, side: side > 0 ? 'left' : 'right', s, shop });
   }
   // Numbers: in order of s on each (street, side), about one step per ADDRESS_SPACING m, strictly increasing.
   const groups = new Map<string, Address[]>();
@@ -231,6 +240,7 @@ export function nameWorld(net: StreetNetwork, buildings: readonly StaticObject[]
     for (const a of group) {
       const wanted = 2 * Math.floor(a.s / ADDRESS_SPACING) + parity;
       a.number = Math.max(wanted, last + 2);
+      a.houseNumber = String(a.number);
       last = a.number;
     }
   }
@@ -245,13 +255,60 @@ export function nameWorld(net: StreetNetwork, buildings: readonly StaticObject[]
   return { streets, streetOf, addresses: placed.sort((p, q) => p.objectId - q.objectId) };
 }
 
+/**
+ * Names of a world from OSM: streets chained through junctions under their real name (`name`, else
+ * `ref`); unnamed chains get a generated name (`generated: true`); addresses and storefront names
+ * from the buildings' labels (`addr:housenumber`, `addr:street`, the place inside). Buildings with
+ * neither a house number nor a place have no address.
+ */
+export function nameOsmWorld(net: StreetNetwork, obstacles: readonly StaticObject[], osm: OsmWorldData, seed: number): WorldNames {
+  const nameOf = (id: number) => osm.streets[id]?.name ?? null;
+  const chains = chainStreets(net, nameOf);
+  const unnamed = chains.filter((c) => nameOf(c.segments[0]) === null);
+  const drawn = drawNames(createRng(seed).fork('names').fork('streets'), unnamed.map(() => 'street'));
+  const real = new Set(chains.map((c) => nameOf(c.segments[0])).filter((n): n is string => n !== null));
+  let k = 0;
+  const streets: NamedStreet[] = chains.map((c, id) => {
+    const name = nameOf(c.segments[0]);
+    const latin = osm.streets[c.segments[0]]?.nameLatin;
+    if (name !== null) return { id, name, ...c, ...(latin && latin !== name ? { nameLatin: latin } : {}) };
+    let g = drawn[k++];
+    while (real.has(g)) g = `${g} ${k}`;
+    return { id, name: g, ...c, generated: true };
+  });
+  const streetOf = new Map<number, number>();
+  for (const s of streets) for (const seg of s.segments) streetOf.set(seg, s.id);
+  const lines = streets.map(namedStreetLine);
+  const cums = lines.map((l) => arcLengths(l));
+  const byName = new Map<string, number[]>();
+  for (const s of streets) byName.set(s.name, [...(byName.get(s.name) ?? []), s.id]);
+  const objectById = new Map(obstacles.map((o) => [o.id, o]));
+  const addresses: Address[] = [];
+  for (const b of osm.buildings) {
+    if (b.houseNumber === null && b.place === null) continue;
+    const o = objectById.get(b.objectIds[0]);
+    if (!o || !streetOf.has(o.streetId)) continue;
+    // `addr:street` names the street when the world has it (the nearest of that name), else the nearest street.
+    const candidates = (b.addrStreet !== null ? byName.get(b.addrStreet) : undefined) ?? [streetOf.get(o.streetId)!];
+    let best = { street: candidates[0], s: 0, d: Infinity, side: 1 };
+    for (const id of candidates) {
+      const pr = projectOnPolyline(lines[id], o.centre[0], o.centre[1], cums[id]);
+      if (pr.d < best.d) best = { street: id, s: pr.s, d: pr.d, side: pr.side };
+    }
+    const lead = b.houseNumber === null ? 0 : Number.parseInt(b.houseNumber, 10);
+    addresses.push({ objectId: o.id, street: best.street, number: Number.isFinite(lead) ? lead : 0, houseNumber: b.houseNumber, side: best.side > 0 ? 'left' : 'right', s: best.s, shop: b.place?.name ?? null });
+  }
+  addresses.sort((p, q) => p.objectId - q.objectId);
+  return { streets, streetOf, addresses };
+}
+
 const namesByWorld = new WeakMap<object, WorldNames>();
 
 /** {@link nameWorld} of a world (its network, buildings and seed), computed once per world object. */
-export function worldNames(world: { network: StreetNetwork; obstacles: readonly StaticObject[]; seed: number }): WorldNames {
+export function worldNames(world: { network: StreetNetwork; obstacles: readonly StaticObject[]; seed: number; osm?: OsmWorldData }): WorldNames {
   let names = namesByWorld.get(world);
   if (!names) {
-    names = nameWorld(world.network, world.obstacles.filter((o) => o.kind === 'building'), world.seed);
+    names = world.osm ? nameOsmWorld(world.network, world.obstacles, world.osm, world.seed) : nameWorld(world.network, world.obstacles.filter((o) => o.kind === 'building'), world.seed);
     namesByWorld.set(world, names);
   }
   return names;
@@ -260,7 +317,7 @@ export function worldNames(world: { network: StreetNetwork; obstacles: readonly 
 const signsByWorld = new WeakMap<object, ReadonlyMap<number, string>>();
 
 /** The storefront sign text of each building with a shop, by building object id (computed once per world object). */
-export function shopSigns(world: { network: StreetNetwork; obstacles: readonly StaticObject[]; seed: number }): ReadonlyMap<number, string> {
+export function shopSigns(world: { network: StreetNetwork; obstacles: readonly StaticObject[]; seed: number; osm?: OsmWorldData }): ReadonlyMap<number, string> {
   let signs = signsByWorld.get(world);
   if (!signs) {
     signs = new Map(worldNames(world).addresses.filter((a) => a.shop !== null).map((a) => [a.objectId, a.shop as string]));

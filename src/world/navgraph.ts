@@ -2,7 +2,7 @@
  * The pedestrian navigation graph: waypoints and edges on sidewalks and crosswalks.
  *
  * Lines: the centreline of every sidewalk (clear path) on both sides of every street and around
- * roundabouts, and the axis of every crosswalk (extended to the sidewalk centrelines on both sides).
+ * roundabouts, the centreline of every walkway (a street without carriageway), and the axis of every crosswalk (extended to the sidewalk centrelines on both sides).
  * Lines are cut at 2 m and at every crossing of two lines (a crossing becomes a shared waypoint);
  * an edge is kept only when it lies inside the walkable region (its midpoint inside, and the whole
  * segment at least {@link NAV_CLEARANCE} from the region's boundary: an exact test); the largest connected component is the graph.
@@ -67,6 +67,11 @@ function navLines(net: StreetNetwork, crosswalks: Crosswalk[]): Line[] {
       continue;
     }
     const line = densify(st.centreline, NAV_STEP);
+    if (st.profile.roadHalfWidth === 0) {
+      // A walkway (worlds from OSM): one line down its middle.
+      lines.push({ pts: line, kind: 'sidewalk' });
+      continue;
+    }
     for (const side of [1, -1] as const) {
       const off = offsetPolyline(line, (s) => {
         const d = zoneOffsets(st.profile, side, s);

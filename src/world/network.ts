@@ -11,8 +11,12 @@ import type { Vec2 } from './geometry';
 import { cubicBezier } from './polyline';
 import { sampleProfile, sampleSide, type StreetProfile } from './profile';
 
-/** Kinds of junction. `deadEnd` is a street end on the world boundary. */
-export type JunctionKind = 'intersection' | 'tJunction' | 'roundabout' | 'fork' | 'deadEnd';
+/**
+ * Kinds of junction. `deadEnd` is a street end on the world boundary (or, in a world from OSM, where
+ * a street ends); `bend` joins two streets whose cross-sections differ (worlds from OSM only: no
+ * crossings, no block of its own).
+ */
+export type JunctionKind = 'intersection' | 'tJunction' | 'roundabout' | 'fork' | 'deadEnd' | 'bend';
 
 /** Kinds of street (the block type of its mid-block part; `ring` is a roundabout's circulatory road). */
 export type StreetKind = 'straight' | 'curve' | 'narrowing' | 'forkBranch' | 'ring';

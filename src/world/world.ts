@@ -9,13 +9,14 @@
 import { createRng } from '../core/random';
 import { buildBlocks, type Block } from './blocks';
 import { difference, intersection, union } from './clipping';
-import { placeCrosswalks, type Crosswalk, type CurbRamp } from './crosswalks';
+import { placeCrosswalks, type Crosswalk, type CrosswalkLayout, type CurbRamp } from './crosswalks';
 import { pointInMultiPolygon, type Box } from './geometry';
 import { buildNavGraph, type NavGraph } from './navgraph';
 import { generateNetwork, type StreetNetwork } from './network';
 import { placeBuildings, placeFurniture, placeLandmarkFurniture, type StaticObject } from './objects';
 import { CURB_HEIGHT } from './profile';
 import { MultiPolygonIndex } from './spatial-index';
+import type { OsmWorldData } from './osm/world-data';
 import { buildZones, type ZonePolygons } from './zones';
 
 /** Options of {@link generateWorld}. */
@@ -58,6 +59,8 @@ export interface World {
   network: StreetNetwork;
   /** Height of sidewalks, verges and frontages above the road, metres. */
   curbHeight: number;
+  /** Worlds from OpenStreetMap (osm/osm-world.ts): the file and selection they came from, and the real names. Absent in procedural worlds. */
+  osm?: OsmWorldData;
 }
 
 /**
@@ -73,23 +76,7 @@ export function generateWorld(options: WorldOptions): World {
   const network = generateNetwork(rng.fork('network'), { size });
   const layout = placeCrosswalks(rng.fork('crosswalks'), network);
   const { zones, streetLand } = buildZones(network, layout, bounds);
-  const pieces = union(zones.sidewalk, zones.crosswalk);
-  const nav = buildNavGraph(network, layout.crosswalks, new MultiPolygonIndex(pieces));
-  // Walkable pieces the graph does not reach (slivers cut off by other streets) become verge/road.
-  const dead = pieces.filter((p) => !nav.nodes.some(([x, y]) => pointInMultiPolygon(x, y, [p])));
-  let crosswalks = layout.crosswalks;
-  let curbRamps = layout.ramps;
-  if (dead.length > 0) {
-    zones.verge = union(zones.verge, intersection(zones.sidewalk, dead));
-    zones.road = union(zones.road, intersection(zones.crosswalk, dead));
-    zones.sidewalk = difference(zones.sidewalk, dead);
-    zones.crosswalk = difference(zones.crosswalk, dead);
-    const crosswalkIdx = new MultiPolygonIndex(zones.crosswalk);
-    const keep = crosswalks.filter((c) => crosswalkIdx.contains(c.centre[0], c.centre[1]));
-    const renum = new Map(keep.map((c, i) => [c.id, i]));
-    crosswalks = keep.map((c) => ({ ...c, id: renum.get(c.id)! }));
-    curbRamps = curbRamps.filter((r) => renum.has(r.crosswalkId)).map((r) => ({ ...r, crosswalkId: renum.get(r.crosswalkId)! }));
-  }
+  const { nav, crosswalks, curbRamps } = pruneDeadWalkable(network, layout, zones);
   const vergeIndex = new MultiPolygonIndex(zones.verge);
   const furniture = placeFurniture(rng.fork('furniture'), network, layout, vergeIndex);
   const buildings = placeBuildings(rng.fork('buildings'), network, new MultiPolygonIndex(streetLand), bounds, furniture.length);
@@ -109,4 +96,32 @@ export function generateWorld(options: WorldOptions): World {
     network,
     curbHeight: CURB_HEIGHT,
   };
+}
+
+/**
+ * The pedestrian navigation graph of `zones`, and the walkable pieces it does not reach (slivers cut
+ * off by other streets) turned into verge (sidewalk) or road (crosswalk) in place; returns the graph
+ * and the crosswalks and curb ramps that remain, renumbered.
+ */
+export function pruneDeadWalkable(network: StreetNetwork, layout: CrosswalkLayout, zones: ZonePolygons): { nav: NavGraph; crosswalks: Crosswalk[]; curbRamps: CurbRamp[]; keptCrosswalks: number[] } {
+  const pieces = union(zones.sidewalk, zones.crosswalk);
+  const nav = buildNavGraph(network, layout.crosswalks, new MultiPolygonIndex(pieces));
+  // Walkable pieces the graph does not reach (slivers cut off by other streets) become verge/road.
+  const dead = pieces.filter((p) => !nav.nodes.some(([x, y]) => pointInMultiPolygon(x, y, [p])));
+  let crosswalks = layout.crosswalks;
+  let kept = crosswalks.map((c) => c.id);
+  let curbRamps = layout.ramps;
+  if (dead.length > 0) {
+    zones.verge = union(zones.verge, intersection(zones.sidewalk, dead));
+    zones.road = union(zones.road, intersection(zones.crosswalk, dead));
+    zones.sidewalk = difference(zones.sidewalk, dead);
+    zones.crosswalk = difference(zones.crosswalk, dead);
+    const crosswalkIdx = new MultiPolygonIndex(zones.crosswalk);
+    const keep = crosswalks.filter((c) => crosswalkIdx.contains(c.centre[0], c.centre[1]));
+    const renum = new Map(keep.map((c, i) => [c.id, i]));
+    kept = keep.map((c) => c.id);
+    crosswalks = keep.map((c) => ({ ...c, id: renum.get(c.id)! }));
+    curbRamps = curbRamps.filter((r) => renum.has(r.crosswalkId)).map((r) => ({ ...r, crosswalkId: renum.get(r.crosswalkId)! }));
+  }
+  return { nav, crosswalks, curbRamps, keptCrosswalks: kept };
 }

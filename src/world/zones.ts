@@ -64,7 +64,10 @@ export function buildZones(net: StreetNetwork, layout: CrosswalkLayout, bounds: 
   for (const st of net.streets) {
     if (st.closed) continue;
     const line = streetLine(st);
-    for (const k of [0, 1, 3, 4]) levels[k].push(strip(line, st, k));
+    // A walkway (a footway, pedestrian street; worlds from OSM) has no carriageway, curb or verge.
+    const walkway = st.profile.roadHalfWidth === 0;
+    for (const k of walkway ? [3, 4] : [0, 1, 3, 4]) levels[k].push(strip(line, st, k));
+    if (walkway) continue;
     const L = polylineLength(line);
     for (const [a, b] of vergeIntervals(L, layout.vergeGaps.get(st.id), 1)) {
       vergeStrips.push(strip(subPolyline(line, a, b), st, 2, a));
@@ -87,7 +90,7 @@ export function buildZones(net: StreetNetwork, layout: CrosswalkLayout, bounds: 
           const s = armToStreetS(st, a.atStart, 0);
           r = Math.max(r, zoneOffsets(st.profile, 1, s)[k], zoneOffsets(st.profile, -1, s)[k]);
         }
-        levels[k].push(toPoly(circleRing(j.centre[0], j.centre[1], r, 32)));
+        if (r > 0.01) levels[k].push(toPoly(circleRing(j.centre[0], j.centre[1], r, 32)));
       }
     }
   }

@@ -1,0 +1,67 @@
+/**
+ * `--osm FILE` with its selection (`--centre LAT,LON` with the tool's size option, or `--bbox
+ * W,S,E,N`): the options every tool that takes `--world SEED` also takes, and the world they name.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import type { Command } from 'commander';
+import { CliError } from '../core/user-error';
+import { buildOsmWorld } from '../world/osm/osm-world';
+import { readOsm } from '../world/osm/read';
+import { parseBbox, parseLatLon, type OsmSelection } from '../world/osm/selection';
+import type { OsmWorldSummary } from '../world/osm/world-data';
+import type { World } from '../world/world';
+
+/** Adds `--osm`, `--centre` and `--bbox` to a command. */
+export function addOsmOptions(cmd: Command): Command {
+  return cmd
+    .option('--osm <FILE>', 'build the world from an OpenStreetMap extract (.osm.pbf or .osm XML) instead of a seed')
+    .option('--centre <LAT,LON>', 'with --osm: centre of the square selection, degrees (its side is the world size option)')
+    .option('--bbox <W,S,E,N>', 'with --osm: the selection as a longitude/latitude box, degrees (at most 2 km across)');
+}
+
+/** The OSM options as parsed by commander. */
+export interface OsmOptionValues {
+  osm?: string;
+  centre?: string;
+  bbox?: string;
+}
+
+/** The selection the options give; `size` is the tool's world-size option (metres). @throws CliError / OsmError naming the option. */
+export function osmSelection(o: OsmOptionValues, size: number): OsmSelection {
+  if (o.centre !== undefined && o.bbox !== undefined) throw new CliError('--centre and --bbox: give one selection, not both');
+  if (o.centre !== undefined) return { kind: 'centre', ...parseLatLon(o.centre), size };
+  if (o.bbox !== undefined) return { kind: 'bbox', ...parseBbox(o.bbox) };
+  return { kind: 'file' };
+}
+
+/** Reads an OSM file: its bytes and md5. @throws CliError when it is missing or a folder. */
+export function readOsmFile(file: string): { bytes: Uint8Array; md5: string } {
+  if (!existsSync(file)) throw new CliError(`--osm ${file}: no such file`);
+  if (statSync(file).isDirectory()) throw new CliError(`--osm ${file}: is a folder, not an OSM file`);
+  const bytes = readFileSync(file);
+  return { bytes, md5: createHash('md5').update(bytes).digest('hex') };
+}
+
+/**
+ * The world the options name: from `--osm` with its selection when given, else null (the caller
+ * generates its procedural world).
+ *
+ * @throws CliError when `--centre`/`--bbox` come without `--osm`; OsmError for a bad file or selection.
+ */
+export function osmWorldFromOptions(o: OsmOptionValues, size: number, seed = 0): World | null {
+  if (o.osm === undefined) {
+    if (o.centre !== undefined || o.bbox !== undefined) throw new CliError(`${o.centre !== undefined ? '--centre' : '--bbox'}: only with --osm FILE`);
+    return null;
+  }
+  const selection = osmSelection(o, size);
+  const { bytes, md5 } = readOsmFile(o.osm);
+  return buildOsmWorld(readOsm(bytes, o.osm), { file: o.osm, md5, selection, seed });
+}
+
+const ids = (list: readonly (string | number)[], prefix = ''): string => (list.length === 0 ? '' : ` (${list.slice(0, 8).map((x) => `${prefix}${x}`).join(', ')}${list.length > 8 ? ', …' : ''})`);
+
+/** One line of what an OSM world's build skipped, with the first OSM ids of each. */
+export function osmSummaryLine(s: OsmWorldSummary): string {
+  return `OSM: ${s.crosswalksMapped} mapped crossings, ${s.crosswalksPlaced} placed at junctions; ${s.separateSidewalkSides} road sides with a separate sidewalk way; skipped: ${s.waysMissingNodes.length} ways cut at missing nodes${ids(s.waysMissingNodes, 'way/')}, ${s.waysDisconnected.length} ways off the connected network${ids(s.waysDisconnected, 'way/')}, ${s.buildingsSkipped.length} buildings${ids(s.buildingsSkipped.map((b) => `${b.id}: ${b.why}`))}, ${s.placesUnplaced.length} named places on no building${ids(s.placesUnplaced)}`;
+}

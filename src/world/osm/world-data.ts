@@ -1,0 +1,58 @@
+/**
+ * What a world from OpenStreetMap carries beyond a procedural one (plain JSON): where it came
+ * from, and the real names of its streets, buildings and places.
+ */
+import type { Georeference } from '../georef';
+import type { OsmSelection } from './selection';
+import type { OsmStreetInfo } from './streets';
+
+/** ODbL attribution every world, suite and task file made from OSM carries. */
+export const OSM_ATTRIBUTION = '© OpenStreetMap contributors, available under the Open Database License 1.0 (ODbL), https://www.openstreetmap.org/copyright';
+
+/** Where an OSM world came from. */
+export interface OsmWorldSource {
+  /** The file as the user gave it. */
+  file: string;
+  /** MD5 of the file's bytes (hex). */
+  md5: string;
+  selection: OsmSelection;
+  /** The world origin: the selection's centre (height 0: OSM has no heights). */
+  georeference: Georeference;
+  attribution: string;
+}
+
+/** An OSM building's labels: its obstacle pieces, address and the name on its storefront. */
+export interface OsmBuildingLabel {
+  /** `way/123` or `relation/45`. */
+  osmId: string;
+  /** Obstacle ids of its convex pieces; the first is the one facing its street (it carries the sign). */
+  objectIds: number[];
+  /** `addr:housenumber`, or null. */
+  houseNumber: string | null;
+  /** `addr:street`, or null. */
+  addrStreet: string | null;
+  /** The shop or place inside it (a named `shop`/`amenity`/`tourism`/`historic`/`leisure` node or the building's own tags), or null. */
+  place: { name: string; nameLatin: string | null; kind: string; osmId: string } | null;
+}
+
+/** Counts and OSM ids of what the world could not use (element-level faults a world can live with). */
+export interface OsmWorldSummary {
+  waysMissingNodes: number[];
+  waysDisconnected: number[];
+  buildingsSkipped: { id: string; why: string }[];
+  /** Named places that fell on no building or could not be placed. */
+  placesUnplaced: string[];
+  /** Crosswalks mapped in OSM (their node ids) and placed at junctions without one. */
+  crosswalksMapped: number;
+  crosswalksPlaced: number;
+  separateSidewalkSides: number;
+}
+
+/** The OSM part of a world (`World.osm`). */
+export interface OsmWorldData {
+  source: OsmWorldSource;
+  /** Per network street id. */
+  streets: OsmStreetInfo[];
+  buildings: OsmBuildingLabel[];
+  summary: OsmWorldSummary;
+}
