@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { tools } from '../../test/docs-reference';
+import { SHARED_DATA as SHARED } from '../../test/shared-data';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const dir = mkdtempSync(join(tmpdir(), 'curbside-user-errors-'));
@@ -50,6 +51,8 @@ describe('user errors on the command line', () => {
   const dogDataset = join(dir, 'dog-dataset');
   mkdirSync(dogDataset, { recursive: true });
   writeFileSync(join(dogDataset, 'dataset.json'), JSON.stringify({ format: 'curbside-dataset/1', robot: 'dog' }));
+  const truncatedPbf = join(dir, 'cut.osm.pbf');
+  writeFileSync(truncatedPbf, readFileSync(join(SHARED, 'osm/monaco.osm.pbf')).subarray(0, 300_000));
   const cases: [string, string, string[], RegExp][] = [
     ['an unknown --robot for the bench', 'bench.ts', ['--robot', 'tank'], /^error: option '--robot <name>' argument 'tank' is invalid\. unknown robot 'tank': expected one of wheeled, dog, humanoid$/],
     ['an unknown --robot for a dataset', 'dataset.ts', ['--out', join(dir, 'ds'), '--robot', 'Dog'], /^error: option '--robot <name>' argument 'Dog' is invalid\. unknown robot 'Dog': expected one of wheeled, dog, humanoid$/],
@@ -90,6 +93,10 @@ describe('user errors on the command line', () => {
     ['arena:serve with a short --token', 'arena-serve.ts', ['--world', '1', '--token', 'abc'], /^error: --token: at least 8 characters$/],
     ['arena:export of a suite without ladder tasks', 'arena-export.ts', ['--suite', 'cityarena', '--out', join(dir, 'export')], /^error: --suite cityarena: no task of a ladder family \(UrbanGround has no kind for 360CityArena's families\)$/],
     ['arena:export to another format', 'arena-export.ts', ['--suite', 'urbanground', '--format', 'habitat', '--out', join(dir, 'export')], /^error: --format habitat: expected urbanground$/],
+    ['an --osm file that is not OpenStreetMap', 'world.ts', ['--osm', join(ROOT, 'package.json'), '--json', join(dir, 'w.json')], /^error: .*package\.json: not an OpenStreetMap file \(neither \.osm\.pbf nor OSM XML/],
+    ['a truncated .osm.pbf', 'world.ts', ['--osm', truncatedPbf, '--centre', '43.7396,7.4278', '--json', join(dir, 'w.json')], /^error: .*cut\.osm\.pbf: truncated \.osm\.pbf \(blob \d+/],
+    ['an OSM file over 2 km without a selection', 'world-map.ts', ['--osm', join(SHARED, 'osm/monaco.osm.pbf'), '--out', join(dir, 'm.png')], /^error: .*monaco\.osm\.pbf: the file's bounds .* over 2 km across: give --centre LAT,LON --size M/],
+    ['--centre without --osm', 'world.ts', ['--seed', '1', '--centre', '43.7,7.4', '--json', join(dir, 'w.json')], /^error: --centre: only with --osm FILE$/],
     ['an inventory file that is not .json', 'world.ts', ['--seed', '1', '--json', join(dir, 'w.txt')], /^error: --json .*w\.txt: the output must be a \.json file/],
     ['merging a wheeled robot\'s results with a dog\'s', 'bench-merge.ts', ['--out', join(dir, 'merged'), wheeledOut, dogOut], /^error: the directories hold episodes of different robots \(.*wheeled-out: wheeled; .*dog-out: dog\); merge the runs of one --robot at a time$/],
     ['a bench folder to merge that holds no results', 'bench-merge.ts', ['--out', join(dir, 'merged'), join(dir, 'nowhere')], /^error: .*nowhere: no episodes\.jsonl \(is it a bench --out directory\?\)$/],

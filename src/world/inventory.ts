@@ -132,6 +132,8 @@ export function worldInventory(world: World): WorldInventory {
     return id === undefined ? null : names.streets[id].name;
   };
   const addressOf = new Map(names.addresses.map((a) => [a.objectId, a]));
+  /** "12 Oak Way": the house number and the street it is on (OSM: `addr:street` where the world has it), or null without a number. */
+  const addressText = (a: (typeof names.addresses)[number]): string | null => (a.houseNumber !== null ? `${a.houseNumber} ${names.streets[a.street].name}` : null);
   const sideOf = (o: World['obstacles'][number]): 'left' | 'right' | null => {
     const a = addressOf.get(o.id);
     if (a) return a.side;
@@ -144,7 +146,7 @@ export function worldInventory(world: World): WorldInventory {
   const objects: InventoryObject[] = world.obstacles.map((o) => {
     const street = streetName(o.streetId);
     const a = addressOf.get(o.id);
-    const name = a ? (a.shop ?? (a.houseNumber !== null ? `${a.houseNumber} ${street}` : null)) : street ? furnitureName(o, street, world.seed, honoured) : null;
+    const name = a ? (a.shop ?? addressText(a)) : street ? furnitureName(o, street, world.seed, honoured) : null;
     return { id: o.id, kind: o.kind, name, position: p3(o.centre), yaw: r3(o.yaw), height: r3(o.height), street, side: street ? sideOf(o) : null };
   });
   // Named furniture (bus stops, kiosks, fountains, statues) sharing a name gets numbers when there are several.
@@ -174,8 +176,8 @@ export function worldInventory(world: World): WorldInventory {
       const entrance = p3([src.centre[0] + src.front[0] * reach, src.centre[1] + src.front[1] * reach]);
       const near = nearestNode(entrance);
       const place = osmPlaceOf.get(o.id);
-      if (near) return [{ id: o.id, kind: 'storefront', name: a.shop, position: o.position, street: o.street, address: a.houseNumber !== null ? `${a.houseNumber} ${o.street}` : null, entrance, ...near, ...(place ? { osm: { id: place.osmId, kind: place.kind } } : {}) }];
-      o.name = a.houseNumber !== null ? `${a.houseNumber} ${o.street}` : null; // faces no sidewalk of the network (a fork's island): no shop sign
+      if (near) return [{ id: o.id, kind: 'storefront', name: a.shop, position: o.position, street: o.street, address: addressText(a), entrance, ...near, ...(place ? { osm: { id: place.osmId, kind: place.kind } } : {}) }];
+      o.name = addressText(a); // faces no sidewalk of the network (a fork's island): no shop sign
       return [];
     }
     const kind = LANDMARK_OF[o.kind];

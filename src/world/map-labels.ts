@@ -2,7 +2,7 @@
  * Labels on a rendered world map: street names along each named street, bus stops, and, when the
  * map is zoomed in to at most {@link STOREFRONT_LABEL_MPP} m/px, storefront names at their
  * entrances; dark text with a white halo; a label that would overlap one already placed is left out
- * (streets first, longest first). Drawn through the subset of the canvas 2D API in
+ * (streets first, longest first). Names a world made up for streets OSM leaves unnamed are not drawn. Drawn through the subset of the canvas 2D API in
  * {@link LabelCanvas}: pureimage in Node (src/cli/map-labels.ts), an OffscreenCanvas in the page
  * (src/sensors/map-observation.ts).
  */
@@ -54,7 +54,7 @@ export function layoutMapLabels(ctx: LabelCanvas, img: Pick<MapImage, 'width' | 
   };
   const counts = { streets: 0, busStops: 0, storefronts: 0 };
   // Streets, longest first: at the first of a few points along the street (middle, then ¼ and ¾) that fits.
-  for (const s of [...inv.streets].sort((a, b) => b.length - a.length || a.id - b.id)) {
+  for (const s of inv.streets.filter((x) => !x.generated).sort((a, b) => b.length - a.length || a.id - b.id)) {
     const line = namedStreetLine(s);
     const cum = arcLengths(line);
     const total = cum[cum.length - 1];

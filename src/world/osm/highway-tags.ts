@@ -123,11 +123,18 @@ export function walkwayProfile(width: number): StreetProfile {
 }
 
 /**
+ * What one side of a road carries: a sidewalk (true), nothing (false), or a separate sidewalk way
+ * alongside: the width of the walkable strip that joins the curb to it (metres), or `separate`
+ * when that way was not found next to the road (nothing then).
+ */
+export type SideSpec = boolean | number | 'separate';
+
+/**
  * The cross-section of a highway way (see the module table).
  *
- * @param sides which sides carry a sidewalk (after `separate` and inference are settled).
+ * @param sides what each side carries (after `separate` and inference are settled).
  */
-export function highwayProfile(cls: string, tags: OsmTags, sides: { left: boolean; right: boolean }): StreetProfile {
+export function highwayProfile(cls: string, tags: OsmTags, sides: { left: SideSpec; right: SideSpec }): StreetProfile {
   const c = HIGHWAY_CLASSES[cls];
   const tagged = parseWidth(tags.width ?? tags.est_width);
   const width = tagged !== null && tagged <= MAX_TAGGED_WIDTH ? tagged : null;
@@ -141,9 +148,12 @@ export function highwayProfile(cls: string, tags: OsmTags, sides: { left: boolea
     return w !== null && w >= 0.8 && w <= 12 ? w : SIDEWALK_WIDTH;
   };
   const verge = ['primary', 'secondary', 'tertiary'].includes(cls) ? 0.8 : 0.5;
-  const sideProfile = (side: 'left' | 'right'): SideProfile => sides[side]
-    ? { curb: CURB_WIDTH, verge, sidewalk: swWidth(side), frontage: FRONTAGE_WIDTH }
-    : { curb: CURB_WIDTH, verge: 0, sidewalk: 0, frontage: 0.2 };
+  const sideProfile = (side: 'left' | 'right'): SideProfile => {
+    const spec = sides[side];
+    if (spec === true) return { curb: CURB_WIDTH, verge, sidewalk: swWidth(side), frontage: FRONTAGE_WIDTH };
+    if (typeof spec === 'number') return { curb: CURB_WIDTH, verge: 0, sidewalk: spec, frontage: 0 };
+    return { curb: CURB_WIDTH, verge: 0, sidewalk: 0, frontage: 0.2 };
+  };
   return {
     roadHalfWidth: Math.max(1.5, carriageway / 2),
     lanesPerDirection: oneway ? laneCount : Math.max(1, Math.floor(laneCount / 2)),

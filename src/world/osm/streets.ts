@@ -13,7 +13,7 @@ import { maxReach, type StreetProfile } from '../profile';
 import { BoxGrid } from '../spatial-index';
 import type { OsmData, OsmTags } from './elements';
 import { clipWay, type ClipVertex, type NodeProjector } from './clip';
-import { HIGHWAY_CLASSES, highwayClass, highwayProfile, sidewalkTags } from './highway-tags';
+import { CURB_WIDTH, HIGHWAY_CLASSES, highwayClass, highwayProfile, sidewalkTags, type SideSpec } from './highway-tags';
 
 /** What the world keeps of the OSM way(s) behind one network street. */
 export interface OsmStreetInfo {
@@ -59,11 +59,14 @@ interface Edge {
   way: number;
   cls: string;
   tags: OsmTags;
-  left: boolean;
-  right: boolean;
+  left: SideSpec;
+  right: SideSpec;
 }
 
 const roadOf = (cls: string) => HIGHWAY_CLASSES[cls].role === 'road';
+
+/** Whether a way is where a footway crosses a road (`footway=crossing`, `path=crossing`, `cycleway=crossing`). */
+const isCrossingWay = (tags: OsmTags): boolean => tags.footway === 'crossing' || tags.path === 'crossing' || tags.cycleway === 'crossing';
 
 /** Removes consecutive vertices closer than 1 cm. */
 function dedupe(pts: Vec2[], nodes: (number | null)[]): void {
@@ -78,13 +81,16 @@ function dedupe(pts: Vec2[], nodes: (number | null)[]): void {
 }
 
 /**
- * Whether the `side` (+1 left, −1 right) of polyline `pts` has a separate sidewalk way alongside:
- * at least half the probes, every 5 m at the sidewalk's expected offset, lie within 3 m of one.
+ * Where a separate `footway=sidewalk` way runs along the `side` (+1 left, −1 right) of polyline
+ * `pts`: probes every 5 m cast a ray across from the centreline, from `near` to `far` metres in
+ * 0.5 m steps, and stop where a sidewalk segment passes within 0.75 m. Returns the median offset of
+ * the probes that hit (metres), or null when fewer than half of them hit.
  */
-function separateAlongside(pts: Vec2[], side: 1 | -1, offset: number, grid: BoxGrid<[Vec2, Vec2]>): boolean {
+function separateOffset(pts: Vec2[], side: 1 | -1, near: number, far: number, grid: BoxGrid<[Vec2, Vec2]>): number | null {
   const L = polylineLength(pts);
-  if (L < 4) return false;
-  let hits = 0, probes = 0;
+  if (L < 4) return null;
+  const hits: number[] = [];
+  let probes = 0;
   for (let s = 2; s < L - 1; s += 5) {
     let acc = 0, i = 0;
     while (i < pts.length - 2 && acc + Math.hypot(pts[i + 1][0] - pts[i][0], pts[i + 1][1] - pts[i][1]) < s) {
@@ -94,17 +100,53 @@ function separateAlongside(pts: Vec2[], side: 1 | -1, offset: number, grid: BoxG
     const a = pts[i], b = pts[i + 1];
     const l = Math.hypot(b[0] - a[0], b[1] - a[1]) || 1;
     const t = (s - acc) / l;
-    const x = a[0] + t * (b[0] - a[0]) - (side * (b[1] - a[1]) * offset) / l;
-    const y = a[1] + t * (b[1] - a[1]) + (side * (b[0] - a[0]) * offset) / l;
+    const cx = a[0] + t * (b[0] - a[0]), cy = a[1] + t * (b[1] - a[1]);
+    const nx = (-side * (b[1] - a[1])) / l, ny = (side * (b[0] - a[0])) / l;
     probes++;
-    for (const [p, q] of grid.query([x - 3, y - 3, x + 3, y + 3])) {
-      if (projectOnPolyline([p, q], x, y).d <= 3) {
-        hits++;
+    const cands = grid.query([Math.min(cx + nx * near, cx + nx * far) - 1, Math.min(cy + ny * near, cy + ny * far) - 1, Math.max(cx + nx * near, cx + nx * far) + 1, Math.max(cy + ny * near, cy + ny * far) + 1]);
+    if (cands.length === 0) continue;
+    for (let o = near; o <= far; o += 0.5) {
+      const x = cx + nx * o, y = cy + ny * o;
+      if (cands.some(([p, q]) => projectOnPolyline([p, q], x, y).d <= 0.75)) {
+        hits.push(o);
         break;
       }
     }
   }
-  return probes > 0 && hits * 2 >= probes;
+  if (probes === 0 || hits.length * 2 < probes) return null;
+  hits.sort((p, q) => p - q);
+  return hits[hits.length >> 1];
+}
+
+/** Farthest a separate sidewalk way may run from a named road's centreline to take its name, metres. */
+const SIDEWALK_NAME_REACH = 15;
+
+/** The point at arc length `s` along `pts`. */
+function sampleAlong(pts: Vec2[], s: number): Vec2 {
+  let acc = 0;
+  for (let i = 0; i + 1 < pts.length; i++) {
+    const l = Math.hypot(pts[i + 1][0] - pts[i][0], pts[i + 1][1] - pts[i][1]);
+    if (acc + l >= s || i + 2 === pts.length) {
+      const t = l > 0 ? Math.min(1, Math.max(0, (s - acc) / l)) : 0;
+      return [pts[i][0] + t * (pts[i + 1][0] - pts[i][0]), pts[i][1] + t * (pts[i + 1][1] - pts[i][1])];
+    }
+    acc += l;
+  }
+  return pts[0];
+}
+
+/** Half the width of a separate sidewalk way where it is not tagged, metres. */
+const SEPARATE_HALF_WIDTH = 1.0;
+
+/**
+ * The strip between a road's curb and its separate sidewalk way, metres (0.3 m overlap so the two
+ * walkable zones join; multiples of 0.25 m so equal sides of consecutive ways merge), or 0 when
+ * the way was not found.
+ */
+function separateFill(offset: number | null, half: number): number | 'separate' {
+  if (offset === null) return 'separate';
+  const fill = Math.round((offset - SEPARATE_HALF_WIDTH - half - CURB_WIDTH + 0.3) * 4) / 4;
+  return Math.min(4, Math.max(0.25, fill));
 }
 
 /**
@@ -120,7 +162,8 @@ export function buildOsmNetwork(data: OsmData, proj: NodeProjector, box: Box): O
   const sidewalkGrid = new BoxGrid<[Vec2, Vec2]>(10);
   for (const w of [...data.ways.values()].sort((p, q) => p.id - q.id)) {
     const cls = highwayClass(w.tags);
-    if (!cls) continue;
+    // A crossing way's part on the road becomes the crosswalk at its road node, its ends join the sidewalks (connectivity below).
+    if (!cls || isCrossingWay(w.tags)) continue;
     const { runs: rs, missing } = clipWay(w.nodes, proj, box);
     if (missing > 0) waysMissingNodes.push(w.id);
     for (const vs of rs) {
@@ -155,18 +198,19 @@ export function buildOsmNetwork(data: OsmData, proj: NodeProjector, box: Box): O
       const nodes = r.vs.slice(start, i + 1).map((x) => x.node);
       dedupe(pts, nodes);
       if (pts.length >= 2 && polylineLength(pts) >= 0.1) {
-        const side = (t: boolean | 'separate' | undefined, s: 1 | -1): boolean => {
+        const side = (t: boolean | 'separate' | undefined, s: 1 | -1): SideSpec => {
           if (!roadOf(r.cls)) return false;
+          const half = highwayProfile(r.cls, r.tags, { left: false, right: false }).roadHalfWidth;
           if (t === 'separate') {
             separateSides++;
-            return false;
+            return separateFill(separateOffset(pts, s, half, half + 10, sidewalkGrid), half);
           }
           if (t !== undefined) return t;
           if (!inferred) return false;
-          const half = highwayProfile(r.cls, r.tags, { left: false, right: false }).roadHalfWidth;
-          if (separateAlongside(pts, s, half + 2.5, sidewalkGrid)) {
+          const found = separateOffset(pts, s, half, half + 5.5, sidewalkGrid);
+          if (found !== null) {
             separateSides++;
-            return false;
+            return separateFill(found, half);
           }
           return true;
         };
@@ -213,12 +257,23 @@ export function buildOsmNetwork(data: OsmData, proj: NodeProjector, box: Box): O
     parent.set(x, r);
     return r;
   };
-  for (const e of kept) {
-    if (!parent.has(e.a)) parent.set(e.a, e.a);
-    if (!parent.has(e.b)) parent.set(e.b, e.b);
-    const ra = find(e.a), rb = find(e.b);
+  const join = (x: string, y: string): void => {
+    if (!parent.has(x)) parent.set(x, x);
+    if (!parent.has(y)) parent.set(y, y);
+    const ra = find(x), rb = find(y);
     const [lo, hi] = ra < rb ? [ra, rb] : [rb, ra];
     if (lo !== hi) parent.set(hi, lo);
+  };
+  const edgesAtNode = new Map<number, number[]>();
+  kept.forEach((e, i) => {
+    join(e.a, e.b);
+    for (const n of e.nodes) if (n !== null) edgesAtNode.set(n, [...(edgesAtNode.get(n) ?? []), i]);
+  });
+  // Crossing ways join what they touch: a separate sidewalk to the road it crosses and to the sidewalk beyond.
+  for (const w of [...data.ways.values()].sort((p, q) => p.id - q.id)) {
+    if (!isCrossingWay(w.tags) || !highwayClass(w.tags)) continue;
+    const touched = w.nodes.flatMap((n) => edgesAtNode.get(n) ?? []);
+    for (const i of touched) join(kept[touched[0]].a, kept[i].a);
   }
   const lengthOf = new Map<string, number>();
   for (const e of kept) lengthOf.set(find(e.a), (lengthOf.get(find(e.a)) ?? 0) + polylineLength(e.pts));
@@ -253,13 +308,32 @@ export function buildOsmNetwork(data: OsmData, proj: NodeProjector, box: Box): O
     const latin = e.tags['name:en'] ?? e.tags['name:latn'] ?? null;
     info.push({ ways, highway: e.cls, name: e.tags.name ?? e.tags.ref ?? null, nameLatin: latin, steps: e.cls === 'steps' });
   });
+  // A separate sidewalk way carries the name of the road it runs along (OSM leaves them unnamed).
+  const roadGrid = new BoxGrid<number>(50);
+  main.forEach((e, id) => {
+    if (!roadOf(e.cls) || info[id].name === null) return;
+    let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+    for (const [x, y] of e.pts) { x0 = Math.min(x0, x); y0 = Math.min(y0, y); x1 = Math.max(x1, x); y1 = Math.max(y1, y); }
+    roadGrid.insert([x0, y0, x1, y1], id);
+  });
+  main.forEach((e, id) => {
+    if (e.tags.footway !== 'sidewalk' || info[id].name !== null) return;
+    const L = polylineLength(e.pts);
+    const probes = [0.25, 0.5, 0.75].map((f) => sampleAlong(e.pts, f * L));
+    let best = -1, bestD = SIDEWALK_NAME_REACH;
+    for (const rid of new Set(probes.flatMap(([x, y]) => roadGrid.query([x - SIDEWALK_NAME_REACH, y - SIDEWALK_NAME_REACH, x + SIDEWALK_NAME_REACH, y + SIDEWALK_NAME_REACH])))) {
+      const d = Math.max(...probes.map(([x, y]) => projectOnPolyline(main[rid].pts, x, y).d));
+      if (d < bestD || (d === bestD && rid < best)) [best, bestD] = [rid, d];
+    }
+    if (best >= 0) info[id] = { ...info[id], name: info[best].name, nameLatin: info[best].nameLatin };
+  });
   // Mapped crossings on roads.
   const crossingNode = (id: number): boolean => {
     const t = data.nodes.get(id)?.tags;
     return !!t && (t.highway === 'crossing' || (t.crossing !== undefined && t.crossing !== 'no'));
   };
   const onCrossingWay = new Set<number>();
-  for (const w of data.ways.values()) if (w.tags.footway === 'crossing' || w.tags.path === 'crossing') for (const n of w.nodes) onCrossingWay.add(n);
+  for (const w of data.ways.values()) if (isCrossingWay(w.tags)) for (const n of w.nodes) onCrossingWay.add(n);
   const crossings: OsmCrossing[] = [];
   main.forEach((e, id) => {
     if (!roadOf(e.cls) || maxReach(streets[id].profile) <= 0) return;
