@@ -20,6 +20,7 @@ import { TaskFileSchema } from '../src/arena/task';
 import { UrbanGroundTaskSchema } from '../src/arena/control/tasks';
 import { EpisodeSchema } from '../src/app/episode-file';
 import { scenarioFileSchema } from '../src/crowd/scenario-file';
+import { ExtractSchema } from '../src/world/osm/extract';
 
 export const ROOT = resolve(import.meta.dirname, '..');
 export const CLI_DOC = resolve(ROOT, 'docs/reference/cli.md');
@@ -257,6 +258,7 @@ export function formatsReference(): string {
     ...formatSection('Policy manifest', 'src/policy/manifest.ts: policyManifestSchema', 'The JSON beside an ONNX policy (`model.json`).', policyManifestSchema),
     ...formatSection('Recorded episode', 'src/app/episode-file.ts: EpisodeSchema', 'An episode saved by the demo (`*.episode.json`, or deflated in the URL hash): scenario, seed and action log; it replays identically.', EpisodeSchema),
     ...formatSection('Crowd scenario', 'src/crowd/scenario-file.ts: scenarioFileSchema', 'The input of `npm run crowd` (ORCA agents and obstacles).', scenarioFileSchema),
+    ...formatSection('OSM extract', 'src/world/osm/extract.ts: ExtractSchema', 'The OpenStreetMap elements of one selection (`scenes/cities/*.json`, `npm run osm:extract`), with the ODbL attribution and the file, md5 and selection it was cut from; every `--osm` reads it like an `.osm.pbf`.', ExtractSchema),
     '## Benchmark episode record',
     '',
     'One line of `episodes.jsonl` written by `npm run bench` (no zod schema: the declaration in `src/bench/episode-record.ts`):',

@@ -96,6 +96,8 @@ describe('user errors on the command line', () => {
     ['an --osm file that is not OpenStreetMap', 'world.ts', ['--osm', join(ROOT, 'package.json'), '--json', join(dir, 'w.json')], /^error: .*package\.json: not an OpenStreetMap file \(neither \.osm\.pbf nor OSM XML/],
     ['a truncated .osm.pbf', 'world.ts', ['--osm', truncatedPbf, '--centre', '43.7396,7.4278', '--json', join(dir, 'w.json')], /^error: .*cut\.osm\.pbf: truncated \.osm\.pbf \(blob \d+/],
     ['an OSM file over 2 km without a selection', 'world-map.ts', ['--osm', join(SHARED, 'osm/monaco.osm.pbf'), '--out', join(dir, 'm.png')], /^error: .*monaco\.osm\.pbf: the file's bounds .* over 2 km across: give --centre LAT,LON --size M/],
+    ['an OSM extract without --osm', 'osm-extract.ts', ['--centre', '43.7396,7.4278', '--out', join(dir, 'c.json')], /^error: required option '--osm <FILE>' not specified$/],
+    ['an OSM extract that is not .json', 'osm-extract.ts', ['--osm', join(SHARED, 'osm/bristol_sausage_links.osm'), '--out', join(dir, 'c.txt')], /^error: --out .*c\.txt: the output must be a \.json file$/],
     ['--centre without --osm', 'world.ts', ['--seed', '1', '--centre', '43.7,7.4', '--json', join(dir, 'w.json')], /^error: --centre: only with --osm FILE$/],
     ['an inventory file that is not .json', 'world.ts', ['--seed', '1', '--json', join(dir, 'w.txt')], /^error: --json .*w\.txt: the output must be a \.json file/],
     ['merging a wheeled robot\'s results with a dog\'s', 'bench-merge.ts', ['--out', join(dir, 'merged'), wheeledOut, dogOut], /^error: the directories hold episodes of different robots \(.*wheeled-out: wheeled; .*dog-out: dog\); merge the runs of one --robot at a time$/],

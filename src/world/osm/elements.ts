@@ -4,6 +4,7 @@
  * from. Positions are WGS84 degrees.
  */
 import { UserError } from '../../core/user-error';
+import type { OsmSelection } from './selection';
 
 /** Tags of an element (`key → value`, UTF-8). */
 export type OsmTags = Record<string, string>;
@@ -54,6 +55,8 @@ export interface OsmData {
   bounds: LatLonBox | null;
   /** Whether `bounds` was declared by the file (false: the extent of its nodes). */
   declaredBounds: boolean;
+  /** A Curbside extract's own selection (extract.ts): what a tool uses when given none. */
+  selection?: OsmSelection;
 }
 
 /** An OSM file that cannot be read or a selection that cannot be made: the message names the file or option. */

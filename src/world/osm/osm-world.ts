@@ -21,6 +21,7 @@ import { buildingObstacles, buildOsmBuildings } from './buildings';
 import { NodeProjector } from './clip';
 import { placeOsmCrosswalks } from './crossings';
 import { OsmError, type OsmData, type OsmTags } from './elements';
+import { effectiveSelection } from './extract';
 import { parseWidth } from './highway-tags';
 import { resolveSelection, selectionText, type OsmSelection } from './selection';
 import { buildOsmNetwork } from './streets';
@@ -64,18 +65,19 @@ export const PLACE_REACH = 8;
  */
 export function buildOsmWorld(data: OsmData, options: OsmWorldOptions): World {
   const { file } = options;
-  const sel = resolveSelection(data, options.selection, file);
+  const selection = effectiveSelection(data, options.selection);
+  const sel = resolveSelection(data, selection, file);
   const rng = createRng(options.seed ?? 0);
   const bounds = sel.bounds;
   const proj = new NodeProjector(data, sel.georeference);
   const osmNet = buildOsmNetwork(data, proj, bounds);
   const { network } = osmNet;
-  if (network.streets.length === 0) throw new OsmError(`${file}: the selection (${selectionText(options.selection)}) holds no streets or footways`);
+  if (network.streets.length === 0) throw new OsmError(`${file}: the selection (${selectionText(selection)}) holds no streets or footways`);
   const widthOf = (node: number) => parseWidth(data.nodes.get(node)?.tags['crossing:width']);
   const layout = placeOsmCrosswalks(network, osmNet.crossings, widthOf);
   const { zones, streetLand } = buildZones(network, layout, bounds);
   const { nav, crosswalks, curbRamps, keptCrosswalks } = pruneDeadWalkable(network, layout, zones);
-  if (nav.edges.length === 0) throw new OsmError(`${file}: the selection (${selectionText(options.selection)}) has no walkable street (no sidewalk, footway or pedestrian street)`);
+  if (nav.edges.length === 0) throw new OsmError(`${file}: the selection (${selectionText(selection)}) has no walkable street (no sidewalk, footway or pedestrian street)`);
   const vergeIndex = new MultiPolygonIndex(zones.verge);
   const furniture = placeFurniture(rng.fork('furniture'), network, layout, vergeIndex);
   const built = buildOsmBuildings(data, proj, bounds, streetLand, rng.fork('buildings'));
@@ -146,7 +148,7 @@ export function buildOsmWorld(data: OsmData, options: OsmWorldOptions): World {
     network,
     curbHeight: CURB_HEIGHT,
     osm: {
-      source: { file, md5: options.md5, selection: options.selection, georeference: sel.georeference, attribution: OSM_ATTRIBUTION },
+      source: { file, md5: options.md5, selection, georeference: sel.georeference, attribution: OSM_ATTRIBUTION },
       streets: osmNet.info,
       buildings: labels,
       summary: {

@@ -3,6 +3,7 @@
  * through `tiny-osmpbf`) and `.osm` XML (OSM API 0.6 / Overpass / JOSM exports, through
  * `fast-xml-parser`), both into {@link OsmData}. The encoding is told from the bytes, not the name.
  */
+import { isExtract, readExtract } from './extract';
 import { XMLParser } from 'fast-xml-parser';
 import Pbf from 'pbf';
 import parsePbf from 'tiny-osmpbf';
@@ -145,9 +146,9 @@ function readXml(bytes: Uint8Array, file: string): OsmData {
  *   XML is not well-formed, or the file holds no nodes.
  */
 export function readOsm(bytes: Uint8Array, file: string): OsmData {
-  const kind = sniffOsm(bytes);
-  if (kind === null) throw new OsmError(`${file}: not an OpenStreetMap file (neither .osm.pbf nor OSM XML with an <osm> root)`);
-  const data = kind === 'pbf' ? readPbf(bytes, file) : readXml(bytes, file);
+  const kind = isExtract(bytes) ? 'extract' : sniffOsm(bytes);
+  if (kind === null) throw new OsmError(`${file}: not an OpenStreetMap file (neither .osm.pbf nor OSM XML with an <osm> root, nor a Curbside OSM extract)`);
+  const data = kind === 'extract' ? readExtract(bytes, file) : kind === 'pbf' ? readPbf(bytes, file) : readXml(bytes, file);
   if (data.nodes.size === 0) throw new OsmError(`${file}: holds no OSM nodes`);
   for (const n of data.nodes.values()) {
     if (!(Math.abs(n.lat) <= 90 && Math.abs(n.lon) <= 180)) throw new OsmError(`${file}: node ${n.id} has an invalid position (${n.lat}, ${n.lon})`);
