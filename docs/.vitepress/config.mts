@@ -31,6 +31,7 @@ export default defineConfig({
           { text: 'Evaluate agents in the arena', link: '/guide/arena' },
           { text: "UrbanGround's ladder", link: '/guide/urbanground' },
           { text: 'Bring your own street or scan', link: '/guide/your-own-street' },
+          { text: 'A real place from OpenStreetMap', link: '/guide/real-places' },
           { text: 'Conditions and closures', link: '/guide/conditions-and-closures' },
           { text: 'Render a capture', link: '/guide/render' },
           { text: 'Profile the renderer', link: '/guide/profiling' },

@@ -84,8 +84,8 @@ export class CameraPolicy implements EpisodePolicy {
   async attach(episode: LiveEpisode): Promise<void> {
     const { width, height } = this.onnx.manifest.image;
     this.episode = episode;
-    // Procedural worlds: the benchmark camera's background (blockers' fences, closure fences once in force).
-    const background = episode.scenario.world.kind === 'procedural' ? scenarioBackground(episode.scenario, episode.world) : undefined;
+    // Procedural and OSM worlds: the benchmark camera's background (blockers' fences, closure fences once in force).
+    const background = episode.scenario.world.kind !== 'scene' ? scenarioBackground(episode.scenario, episode.world) : undefined;
     if (background instanceof BlockedBackground) background.showClosures((k) => episode.closureActive(k));
     const spec = this.onnx.manifest.map;
     if (spec) {

@@ -34,7 +34,8 @@ import { encodeJpeg, FrameRing } from './frame-strip';
 import { policyName, type EpisodeRecord } from './episode-record';
 import type { BenchJob } from './plan';
 import { BlockedBackground, StaticBackground, scenarioBackground } from './scenario-background';
-import { pedestrianObstacles, registerScene, scenarioWorld, type ScenarioWorld } from './scenario-world';
+import { pedestrianObstacles, registerOsmData, registerScene, scenarioWorld, type OsmWorldRef, type ScenarioWorld } from './scenario-world';
+import { readExtract } from '../world/osm/extract';
 
 export interface BenchRequest {
   jobs: BenchJob[];
@@ -54,6 +55,11 @@ export interface BenchRequest {
    * URL of its served capture (read only by camera-fed policies).
    */
   scenes?: Record<string, { text: string; capture: string }>;
+  /**
+   * The OSM worlds the jobs use, by world key (src/bench/scenario-world.ts: worldKey): the scenario's
+   * world and the Curbside OSM extract (JSON text) of its selection, which the page builds it from.
+   */
+  osm?: Record<string, { ref: OsmWorldRef; extract: string }>;
   /** Also return the run's GPU work counters ({@link BenchResult.stats}; `npm run bench -- --stats`). */
   stats?: boolean;
   /**
@@ -353,6 +359,7 @@ export async function runBenchEpisodes(req: BenchRequest): Promise<BenchResult> 
   const acquired = await acquireDevice({ optionalFeatures: ['timestamp-query'] });
   const session: Session = { device: acquired.device, req, robot, captures: new Map(), controlSteps: 0 };
   for (const [path, { text }] of Object.entries(req.scenes ?? {})) registerScene(path, text);
+  for (const { ref, extract } of Object.values(req.osm ?? {})) registerOsmData(ref, readExtract(new TextEncoder().encode(extract), ref.path));
   const report = (window as unknown as { curbsideEpisodeDone: EpisodeReport }).curbsideEpisodeDone;
   const byPolicy = new Map<string, BenchJob[]>();
   for (const job of req.jobs) byPolicy.set(job.policy, [...(byPolicy.get(job.policy) ?? []), job]);

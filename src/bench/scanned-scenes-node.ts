@@ -53,9 +53,10 @@ export function readSceneFileArg(arg: string, unreadable: string): ScannedScene 
 /** Reads a repository-relative text file (the Node {@link ReadText}). */
 export const readRepoText = (path: string): Promise<string> => readFile(resolve(REPO_ROOT, path), 'utf8');
 
-/** The scenario's world, reading a scene file from disk when needed. */
-export function loadScenarioWorldNode(s: Scenario): Promise<ScenarioWorld> {
-  return loadScenarioWorld(s, readRepoText);
+/** The scenario's world, reading a scene file or an OSM file (md5 checked) from disk when needed. */
+export async function loadScenarioWorldNode(s: Scenario): Promise<ScenarioWorld> {
+  const { readOsmWorldData } = await import('./osm-worlds-node');
+  return loadScenarioWorld(s, readRepoText, readOsmWorldData);
 }
 
 /**

@@ -1,14 +1,16 @@
 /**
  * The world an episode runs in, as the episode loop and the pedestrians need it: walkability and
- * static obstacles of a procedural world (by seed) or of an annotated scanned scene (by path), plus
- * the scenario's blockers (barriers) as extra obstacles.
+ * static obstacles of a procedural world (by seed), of an annotated scanned scene (by path) or of a
+ * real place from OpenStreetMap (by file md5 and selection), plus the scenario's blockers (barriers)
+ * as extra obstacles.
  *
  * Scene worlds need the scene file's text, and where it comes from differs between Node (fs) and
  * the page (fetch): {@link loadScenarioWorld} takes a reader, or a caller registers the text with
  * {@link registerScene} once and then uses the synchronous {@link scenarioWorld}. The scenes shipped
  * in `scenes/` that the suites use ({@link BUILT_IN_SCENES}) are bundled, so `scenarioWorld` works
  * for them without either. Scene paths are the scenario's `world.path`, relative to the repository
- * root (e.g. `scenes/fruit-drops.json`).
+ * root (e.g. `scenes/fruit-drops.json`). OSM worlds need the file's elements: Node reads and checks
+ * the file ({@link ReadOsm}), the page is sent an extract of the selection ({@link registerOsmData}).
  */
 import type { Ring, Vec2 } from '../core/geometry2d';
 import { union } from '../world/clipping';
@@ -17,6 +19,9 @@ import { parseSceneFile, sceneWorld, type SceneFile } from '../world/bake/scene-
 import { isWalkable } from '../world/queries';
 import type { World } from '../world/world';
 import type { Scenario } from '../sim/scenario';
+import type { OsmData } from '../world/osm/elements';
+import { buildOsmWorld } from '../world/osm/osm-world';
+import { selectionText } from '../world/osm/selection';
 import { suiteWorld } from './suites';
 import { prepareClosures, type ClosurePlan } from './closures';
 import fruitDrops from '../../scenes/fruit-drops.json';
@@ -44,6 +49,8 @@ export interface ScenarioWorld extends FailureWorld {
 
 /** Reads a text file by its repository-relative path (fs in Node, fetch in the page). */
 export type ReadText = (path: string) => Promise<string>;
+/** Gives the OSM elements of an OSM scenario world, its md5 checked (Node: src/bench/osm-worlds-node.ts). */
+export type ReadOsm = (ref: OsmWorldRef) => Promise<OsmData>;
 
 const scenes = new Map<string, SceneFile>();
 /** Worlds without blockers, by world key. */
@@ -51,7 +58,41 @@ const bases = new Map<string, ScenarioWorld>();
 /** Worlds with blockers, by world key and blockers. */
 const variants = new Map<string, ScenarioWorld>();
 
-const worldKey = (w: Scenario['world']): string => (w.kind === 'procedural' ? `procedural:${w.seed}${w.size ? `/${w.size}` : ''}` : `scene:${w.path}`);
+/** A scenario's real-place world (`world.kind` `osm`). */
+export type OsmWorldRef = Extract<Scenario['world'], { kind: 'osm' }>;
+
+/** The cache key of a scenario world: an OSM world by its data (md5), selection and seed, not by the path it was read from. */
+export function worldKey(w: Scenario['world']): string {
+  if (w.kind === 'procedural') return `procedural:${w.seed}${w.size ? `/${w.size}` : ''}`;
+  if (w.kind === 'osm') return `osm:${w.md5}:${JSON.stringify(w.selection)}:${w.seed}`;
+  return `scene:${w.path}`;
+}
+
+/** OSM worlds built by {@link registerOsmData}, by world key. */
+const osmWorlds = new Map<string, World>();
+
+/**
+ * Builds the world of an OSM scenario world from its elements (the whole file, or a Curbside OSM
+ * extract of at least its selection: src/world/osm/extract.ts) and registers it, so
+ * {@link scenarioWorld} can use it. The world records `ref`'s path, md5 and selection as its source,
+ * so the same ref gives the same world from either input. Registering the same world again is a no-op.
+ *
+ * @throws OsmError for a selection the data cannot give (selection.ts).
+ */
+export function registerOsmData(ref: OsmWorldRef, data: OsmData): World {
+  const key = worldKey(ref);
+  let world = osmWorlds.get(key);
+  if (!world) {
+    world = buildOsmWorld(data, { file: ref.path, md5: ref.md5, selection: ref.selection, seed: ref.seed });
+    osmWorlds.set(key, world);
+  }
+  return world;
+}
+
+/** Whether the world of an OSM scenario world is registered ({@link registerOsmData}). */
+export function isOsmWorldRegistered(ref: OsmWorldRef): boolean {
+  return osmWorlds.has(worldKey(ref));
+}
 
 /**
  * Parses a scene file's text and registers it under `path` (the scenarios' `world.path`), so
@@ -102,7 +143,11 @@ function baseWorld(s: Scenario): ScenarioWorld {
     let world: World;
     let scene: SceneFile | undefined;
     if (s.world.kind === 'procedural') world = suiteWorld(s.world.seed, s.world.size);
-    else {
+    else if (s.world.kind === 'osm') {
+      const osm = osmWorlds.get(key);
+      if (!osm) throw new Error(`${s.id}: OSM world ${s.world.path} (${selectionText(s.world.selection)}) is not loaded (call loadScenarioWorld, or registerOsmData first)`);
+      world = osm;
+    } else {
       scene = scenes.get(s.world.path);
       if (!scene && s.world.path in BUILT_IN_SCENES) scene = registerScene(s.world.path, JSON.stringify(BUILT_IN_SCENES[s.world.path]));
       if (!scene) throw new Error(`${s.id}: scene ${s.world.path} is not loaded (call loadScenarioWorld, or registerScene first)`);
@@ -156,7 +201,11 @@ export function pedestrianObstacles(s: Scenario, world: ScenarioWorld = scenario
  * registered: Node passes `(p) => readFile(resolve(ROOT, p), 'utf8')`, the page a fetch of the
  * served file.
  */
-export async function loadScenarioWorld(s: Scenario, readText: ReadText): Promise<ScenarioWorld> {
+export async function loadScenarioWorld(s: Scenario, readText: ReadText, readOsm?: ReadOsm): Promise<ScenarioWorld> {
   if (s.world.kind === 'scene' && !scenes.has(s.world.path)) registerScene(s.world.path, await readText(s.world.path));
+  if (s.world.kind === 'osm' && !isOsmWorldRegistered(s.world)) {
+    if (!readOsm) throw new Error(`${s.id}: OSM world ${s.world.path}: no reader for OSM files here (register its elements with registerOsmData)`);
+    registerOsmData(s.world, await readOsm(s.world));
+  }
   return scenarioWorld(s);
 }

@@ -24,6 +24,8 @@ import { isWalkable, lineClearOfObstacles, walkableExtent } from '../world/queri
 import { BEHAVIOUR_CONSTANTS } from '../crowd/scenario-pedestrians';
 import { findRoute, sampleRoute, type SampledRoute } from '../world/routes';
 import { generateWorld, type World } from '../world/world';
+import { DELIVERY_ROBOT } from '../robot/robot-spec';
+import { footprintCorners } from '../robot/unicycle';
 import { blockAlternatives } from './blockers';
 import { SCANNED_KINDS, scannedUnitScenarios, type ScannedKind, type ScannedScene } from './scanned-suites';
 import type { Behaviour, PedestrianSpec, Scenario } from '../sim/scenario';
@@ -45,13 +47,67 @@ export function suiteWorld(seed: number, size?: number): World {
   return w;
 }
 
-function baseScenario(id: string, suite: Scenario['suite'], category: string, worldSeed: number, route: Vec2[], seed: number, timeLimit: number): Scenario {
+/**
+ * A world the suites draw routes from: the scenario's reference to it and the world (built on first
+ * use). The procedural suites use {@link PROCEDURAL_SUITE_WORLDS}; a real place's suite its one OSM
+ * world (src/bench/osm-suite.ts).
+ */
+export interface SuiteWorld {
+  ref: Scenario['world'];
+  world(): World;
+}
+
+/** The procedural suites' worlds: WORLD_SEEDS at 400 m. */
+export const PROCEDURAL_SUITE_WORLDS: readonly SuiteWorld[] = WORLD_SEEDS.map((seed) => ({ ref: { kind: 'procedural', seed }, world: () => suiteWorld(seed) }));
+
+/**
+ * Where a suite draws from, and what it does when it cannot place a scenario: without `notes` it
+ * throws (the procedural suites must be complete), with `notes` it writes one line per shortfall
+ * there and goes on (a real place may have no curve or crosswalk of the right length).
+ */
+export interface SuiteDraw {
+  worlds: readonly SuiteWorld[];
+  notes?: string[];
+  /** Place Lateral pedestrians inside narrow sidewalks ({@link placeBehaviour}'s `narrow`). */
+  narrow?: boolean;
+  /**
+   * Redraw a route whose start pose puts the delivery robot's footprint (the largest embodiment's,
+   * grown by {@link START_MARGIN}) off the walkable area: a real place's network has nodes near the
+   * kerb (where a footway or crosswalk joins), and an episode starting out of lane fails at t = 0.
+   */
+  clearStart?: boolean;
+}
+
+/** Margin around the robot's footprint at a route's start for {@link SuiteDraw.clearStart}, metres. */
+export const START_MARGIN = 0.1;
+
+/** Whether the grown footprint of the delivery robot at a route's start pose (heading along its first leg) is on walkable ground. */
+export function startFootprintClear(world: World, route: readonly Vec2[]): boolean {
+  const [a, b] = route;
+  const state = { x: a[0], y: a[1], yaw: Math.atan2(b[1] - a[1], b[0] - a[0]), v: 0, w: 0 };
+  const grown = { ...DELIVERY_ROBOT, length: DELIVERY_ROBOT.length + 2 * START_MARGIN, width: DELIVERY_ROBOT.width + 2 * START_MARGIN };
+  const c = footprintCorners(state, grown);
+  const samples = c.flatMap((p, i) => {
+    const q = c[(i + 1) % 4];
+    return [p, [(p[0] + q[0]) / 2, (p[1] + q[1]) / 2]];
+  });
+  return samples.every(([x, y]) => isWalkable(world, x, y));
+}
+
+const PROCEDURAL_DRAW: SuiteDraw = { worlds: PROCEDURAL_SUITE_WORLDS };
+
+function shortfall(draw: SuiteDraw, message: string): void {
+  if (!draw.notes) throw new Error(message);
+  draw.notes.push(message);
+}
+
+function baseScenario(id: string, suite: Scenario['suite'], category: string, worldRef: Scenario['world'], route: Vec2[], seed: number, timeLimit: number): Scenario {
   const [a, b] = route;
   return {
     id,
     suite,
     category,
-    world: { kind: 'procedural', seed: worldSeed },
+    world: worldRef,
     robot: { start: [a[0], a[1], Math.atan2(b[1] - a[1], b[0] - a[0])], goal: route[route.length - 1], route },
     timeLimit,
     pedestrians: [],
@@ -64,14 +120,16 @@ function baseScenario(id: string, suite: Scenario['suite'], category: string, wo
 const r3 = (v: number) => Math.round(v * 1000) / 1000;
 const roundRoute = (pts: Vec2[]): Vec2[] => pts.map(([x, y]) => [r3(x), r3(y)]);
 
-/** Samples a route of `kind` on world k mod 8, retrying across worlds; throws when none is found. */
-function routeFor(rng: Rng, k: number, kind: SampledRoute['kind'], min: number, max: number): { worldSeed: number; route: SampledRoute } {
-  for (let t = 0; t < WORLD_SEEDS.length; t++) {
-    const worldSeed = WORLD_SEEDS[(k + t) % WORLD_SEEDS.length];
-    const world = suiteWorld(worldSeed);
+/** Samples a route of `kind` on world k mod n, retrying across worlds; throws when none is found. */
+function routeFor(rng: Rng, k: number, kind: SampledRoute['kind'], min: number, max: number, worlds: readonly SuiteWorld[], clearStart = false): { entry: SuiteWorld; world: World; route: SampledRoute } {
+  for (let t = 0; t < worlds.length; t++) {
+    const entry = worlds[(k + t) % worlds.length];
+    const world = entry.world();
     try {
-      const route = sampleRoute(world, rng, { kind, minLength: min, maxLength: max, attempts: 80 });
-      if (route) return { worldSeed, route };
+      for (let redraw = 0; redraw < (clearStart ? 20 : 1); redraw++) {
+        const route = sampleRoute(world, rng, { kind, minLength: min, maxLength: max, attempts: 80 });
+        if (route && (!clearStart || startFootprintClear(world, roundRoute(route.points)))) return { entry, world, route };
+      }
     } catch {
       // This world has no block of that kind: try the next one.
     }
@@ -103,6 +161,9 @@ function passableOffset(ext: { left: number; right: number }, half: number, side
   const o = side > 0 ? ext.left - half - 0.05 : -(ext.right - half - 0.05);
   return (side > 0 ? gapRight(o) : gapLeft(o)) >= PASSING_GAP ? r3(o) : null;
 }
+
+/** How far from the path a Lateral pedestrian starts and exits, metres (see {@link placeBehaviour}'s `narrow`). */
+const LATERAL_REACH = 1.4;
 
 /** Clearance a scripted pedestrian's line keeps from every static obstacle: its 0.3 m cylinder plus 5 cm, metres. */
 export const SCRIPTED_LINE_CLEARANCE = 0.35;
@@ -146,10 +207,13 @@ function scriptedLineOk(world: World, line: readonly Vec2[]): boolean {
  * at most `length` − 4); null when the placement would leave the walkable area or a scripted line
  * ({@link scriptedLine}) would pass within {@link SCRIPTED_LINE_CLEARANCE} of a static obstacle (the
  * caller resamples): scripted pedestrians keep their timing because nothing stands on their line.
+ * With `narrow` (real places, whose sidewalks are often 2 m wide where the procedural worlds' are
+ * wider), a Lateral pedestrian that would spawn or exit off the sidewalk at 1.4 m from the path starts
+ * and ends 0.4 m inside its edges instead (at least 0.6 m out), so it still crosses the robot's path.
  *
  * @throws Error for `ped-crossing` (placed on a crosswalk by {@link crossingPedestrians}).
  */
-export function placeBehaviour(behaviour: Behaviour, route: Vec2[], length: number, world: World, rng: Rng, at?: number): PedestrianSpec[] | null {
+export function placeBehaviour(behaviour: Behaviour, route: Vec2[], length: number, world: World, rng: Rng, at?: number, narrow = false): PedestrianSpec[] | null {
   const speed = () => r3(rng.range(1.1, 1.65));
   const drawn = rng.range(8, 11);
   const s = Math.min(length - 4, at ?? drawn);
@@ -226,7 +290,10 @@ export function placeBehaviour(behaviour: Behaviour, route: Vec2[], length: numb
       // Crosses the path perpendicular to the robot's heading at a speed that would collide if the
       // robot kept its velocity (the episode sets the speed at trigger time from the geometry).
       // Triggered early; the pedestrian then times its start (see ScenarioPedestrians).
-      peds = [{ behaviour, spawn: add(f.p, f.n, side * 1.4), heading: heading([-f.n[0] * side, -f.n[1] * side]), speed: speed(), triggerDistance: r3(rng.range(8, 10)), params: { crossPoint: f.p, exit: add(f.p, f.n, -side * 1.4) } }];
+      const reach = (sd: number) => (narrow ? Math.min(LATERAL_REACH, r3((sd > 0 ? ext.left : ext.right) - 0.4)) : LATERAL_REACH);
+      const from = reach(side), to = reach(-side);
+      if (from < 0.6 || to < 0.6) return null;
+      peds = [{ behaviour, spawn: add(f.p, f.n, side * from), heading: heading([-f.n[0] * side, -f.n[1] * side]), speed: speed(), triggerDistance: r3(rng.range(8, 10)), params: { crossPoint: f.p, exit: add(f.p, f.n, -side * to) } }];
       break;
     }
     case 'overtaking': {
@@ -281,35 +348,50 @@ export function crossingPedestrians(route: Pick<SampledRoute, 'sourceId' | 'poin
  * worlds, then `perScannedKind` each of straight, turn and crossing on the scanned scenes
  * (src/bench/scanned-suites.ts; none when `scanned` is empty).
  */
-export function unitSuite(perCategory = 100, suite: Scenario['suite'] = 'unit', scanned: readonly ScannedScene[] = [], perScannedKind = 10, scannedKinds: readonly ScannedKind[] = SCANNED_KINDS): Scenario[] {
-  const rng = createRng(SUITE_SEED).fork(suite === 'unit' ? 'unit' : `${suite}-unit`);
+export function unitSuite(perCategory = 100, suite: Scenario['suite'] = 'unit', scanned: readonly ScannedScene[] = [], perScannedKind = 10, scannedKinds: readonly ScannedKind[] = SCANNED_KINDS, draw: SuiteDraw = PROCEDURAL_DRAW, seed = SUITE_SEED): Scenario[] {
+  const rng = createRng(seed).fork(suite === 'unit' ? 'unit' : `${suite}-unit`);
   const out: Scenario[] = [];
   for (const category of ['straight', 'curve', 'crosswalk'] as const) {
     for (let k = 0; k < perCategory; k++) {
-      const { worldSeed, route } = routeFor(rng, k, category, 10, 20);
-      out.push(baseScenario(`${suite}/${category}/${String(k).padStart(3, '0')}`, suite, category, worldSeed, roundRoute(route.points), rng.int(0, 2 ** 31 - 1), 60));
+      let drawn: ReturnType<typeof routeFor>;
+      try {
+        drawn = routeFor(rng, k, category, 10, 20, draw.worlds, draw.clearStart);
+      } catch (e) {
+        shortfall(draw, `${(e as Error).message}: ${k} of ${perCategory} ${category} unit scenarios made`);
+        break;
+      }
+      out.push(baseScenario(`${suite}/${category}/${String(k).padStart(3, '0')}`, suite, category, drawn.entry.ref, roundRoute(drawn.route.points), rng.int(0, 2 ** 31 - 1), 60));
     }
   }
-  const scannedRng = createRng(SUITE_SEED).fork(suite === 'unit' ? 'unit-scanned' : `${suite}-unit-scanned`);
+  const scannedRng = createRng(seed).fork(suite === 'unit' ? 'unit-scanned' : `${suite}-unit-scanned`);
   out.push(...scannedUnitScenarios(scanned, scannedRng, perScannedKind, suite, scannedKinds));
   return out;
 }
 
 /** The pedestrian-reactive suite: `perBehaviour` scenarios for each behaviour and the Static reference. */
-export function reactiveSuite(perBehaviour = 100, suite: Scenario['suite'] = 'reactive', behaviours: readonly Behaviour[] = ['static', 'obstructing', 'conversing', 'queuing', 'frontal', 'lateral', 'overtaking', 'ped-crossing', 'gesturing']): Scenario[] {
-  const rng = createRng(SUITE_SEED).fork(suite === 'reactive' ? 'reactive' : `${suite}-reactive`);
+export function reactiveSuite(perBehaviour = 100, suite: Scenario['suite'] = 'reactive', behaviours: readonly Behaviour[] = ['static', 'obstructing', 'conversing', 'queuing', 'frontal', 'lateral', 'overtaking', 'ped-crossing', 'gesturing'], draw: SuiteDraw = PROCEDURAL_DRAW, seed = SUITE_SEED): Scenario[] {
+  const rng = createRng(seed).fork(suite === 'reactive' ? 'reactive' : `${suite}-reactive`);
   const out: Scenario[] = [];
   for (const behaviour of behaviours) {
     let k = 0;
     for (let attempt = 0; k < perBehaviour; attempt++) {
-      if (attempt > perBehaviour * 20) throw new Error(`suites: could not place ${behaviour} pedestrians`);
+      if (attempt > perBehaviour * 20) {
+        shortfall(draw, `suites: could not place ${behaviour} pedestrians in ${perBehaviour * 20} tries (no stretch left the robot a ${PASSING_GAP} m passing gap with every scripted line clear of obstacles): ${k} of ${perBehaviour} ${behaviour} scenarios made`);
+        break;
+      }
       const kind = behaviour === 'ped-crossing' ? 'crosswalk' : 'straight';
-      const { worldSeed, route } = routeFor(rng, attempt, kind, 15, 22);
-      const world = suiteWorld(worldSeed);
+      let drawn: ReturnType<typeof routeFor>;
+      try {
+        drawn = routeFor(rng, attempt, kind, 15, 22, draw.worlds, draw.clearStart);
+      } catch (e) {
+        shortfall(draw, `${(e as Error).message}: ${k} of ${perBehaviour} ${behaviour} scenarios made`);
+        break;
+      }
+      const { world, route } = drawn;
       const points = roundRoute(route.points);
-      const peds = behaviour === 'ped-crossing' ? crossingPedestrians(route, world, rng) : placeBehaviour(behaviour, points, route.length, world, rng);
+      const peds = behaviour === 'ped-crossing' ? crossingPedestrians(route, world, rng) : placeBehaviour(behaviour, points, route.length, world, rng, undefined, draw.narrow);
       if (!peds) continue;
-      const s = baseScenario(`${suite}/${behaviour}/${String(k).padStart(3, '0')}`, suite, behaviour, worldSeed, points, rng.int(0, 2 ** 31 - 1), 60);
+      const s = baseScenario(`${suite}/${behaviour}/${String(k).padStart(3, '0')}`, suite, behaviour, drawn.entry.ref, points, rng.int(0, 2 ** 31 - 1), 60);
       s.pedestrians = peds;
       if (behaviour === 'gesturing') s.success = { kind: 'stop-before', pedestrian: 0, maxDistance: 3 };
       out.push(s);
@@ -328,8 +410,8 @@ export function reactiveSuite(perBehaviour = 100, suite: Scenario['suite'] = 're
 /** Long-horizon routes drawn from a 2 km world (SidewalkBench's world size) in the long suite. */
 export const LARGE_WORLD_LONG = { seed: 9, size: 2000, count: 5, minLength: 400, maxLength: 1000 } as const;
 
-export function longSuite(count = 100, minLength = 100, suite: Scenario['suite'] = 'long', maxLength = 400, minSpeed = 0.5, large: typeof LARGE_WORLD_LONG | null = suite === 'long' ? LARGE_WORLD_LONG : null): Scenario[] {
-  const rng = createRng(SUITE_SEED).fork(suite === 'long' ? 'long' : `${suite}-long`);
+export function longSuite(count = 100, minLength = 100, suite: Scenario['suite'] = 'long', maxLength = 400, minSpeed = 0.5, large: typeof LARGE_WORLD_LONG | null = suite === 'long' ? LARGE_WORLD_LONG : null, worlds: SuiteDraw = PROCEDURAL_DRAW, seed = SUITE_SEED): Scenario[] {
+  const rng = createRng(seed).fork(suite === 'long' ? 'long' : `${suite}-long`);
   const out: Scenario[] = [];
   const draw = (k: number, r: Rng, world: World, worldRef: Scenario['world'], min: number, max: number): Scenario | null => {
     const nodes = world.nav.nodes;
@@ -338,27 +420,30 @@ export function longSuite(count = 100, minLength = 100, suite: Scenario['suite']
     if (Math.hypot(a[0] - b[0], a[1] - b[1]) < min * 0.7) return null;
     const route = findRoute(world, a, b);
     if (!route || route.length < min || route.length > max) return null;
+    if (worlds.clearStart && !startFootprintClear(world, roundRoute(route.points))) return null;
     const blockers = blockAlternatives(world, route.nodes);
     if (!blockers) return null;
     // Time limit: the route at `minSpeed` m/s.
-    const s = baseScenario(`${suite}/long/${String(k).padStart(3, '0')}`, suite, 'long', 0, roundRoute(route.points), r.int(0, 2 ** 31 - 1), Math.ceil(route.length / minSpeed));
-    s.world = worldRef;
+    const s = baseScenario(`${suite}/long/${String(k).padStart(3, '0')}`, suite, 'long', worldRef, roundRoute(route.points), r.int(0, 2 ** 31 - 1), Math.ceil(route.length / minSpeed));
     s.onFailure = 'reset-to-waypoint';
     s.blockers = blockers;
     return s;
   };
   const regular = count - (large?.count ?? 0);
   for (let k = 0, attempt = 0; k < regular; attempt++) {
-    if (attempt > count * 50) throw new Error('suites: could not sample long routes');
-    const worldSeed = WORLD_SEEDS[attempt % WORLD_SEEDS.length];
-    const s = draw(k, rng, suiteWorld(worldSeed), { kind: 'procedural', seed: worldSeed }, minLength, maxLength);
+    if (attempt > count * 50) {
+      shortfall(worlds, `suites: could not sample long routes of ${minLength}–${maxLength} m with every alternative fenced: ${k} of ${regular} made`);
+      break;
+    }
+    const entry = worlds.worlds[attempt % worlds.worlds.length];
+    const s = draw(k, rng, entry.world(), entry.ref, minLength, maxLength);
     if (s) {
       out.push(s);
       k++;
     }
   }
   if (large) {
-    const lr = createRng(SUITE_SEED).fork(`${suite}-long-${large.size}m`);
+    const lr = createRng(seed).fork(`${suite}-long-${large.size}m`);
     const world = suiteWorld(large.seed, large.size);
     for (let k = regular, attempt = 0; k < count; attempt++) {
       if (attempt > large.count * 200) throw new Error(`suites: could not sample ${large.count} long routes of ${large.minLength}–${large.maxLength} m in world ${large.seed} (${large.size} m)`);

@@ -35,7 +35,8 @@ import { parseRelayPolicy, RemotePolicyServer } from '../policy/remote-server';
 import { withHarness } from '../tools/browser-harness';
 import { CliError } from '../core/user-error';
 import { isEntryPoint, runCli } from './run-cli';
-import { loadSuite, NAMED_SUITES, serveScenes } from './suite-inputs';
+import { loadSuite, NAMED_SUITES, prepareOsmWorlds, serveScenes } from './suite-inputs';
+import { osmExtractsFor } from '../bench/osm-worlds-node';
 import { positiveInt } from './parse';
 import { parseRobotOption, ROBOT_OPTION_HELP } from './robot-option';
 
@@ -124,6 +125,7 @@ if (isEntryPoint(import.meta.url)) runCli(async () => {
   const conditionNames = o.conditions === undefined ? null : parseConditionNames(o.conditions);
   const suiteScenarios = loadSuite(o.suite);
   const scenarios = conditionNames ? conditionVariants(suiteScenarios, conditionNames) : suiteScenarios;
+  await prepareOsmWorlds(scenarios);
   const seeds = o.seeds ?? (o.suite === 'smoke' ? 1 : 5);
   const shard = o.shard === 'auto' ? shardFromEnvironment(process.env, o.shards) : o.shard ? parseShard(o.shard) : { index: 1, count: 1 };
   const suiteName = (NAMED_SUITES as readonly string[]).includes(o.suite) || o.suite === 'all' ? o.suite : 'custom';
@@ -170,9 +172,10 @@ if (isEntryPoint(import.meta.url)) runCli(async () => {
           modelFiles[p] = { model: model.url, manifest: manifest.url };
         }
         const scenes = await serveScenes(h.serveFile, jobs.map((j) => j.scenario), policies.some((p) => p !== 'expert'));
+        const osm = await osmExtractsFor(jobs.map((j) => j.scenario));
         for (const r of relays) await r.ready;
         const remotes = Object.fromEntries(relays.map((r) => [r.policy, { url: r.server.url, token: r.server.token }]));
-        const req: BenchRequest = { jobs, envs: o.envs, crowd: o.crowd, modelFiles, remotes, scenes, stats: o.stats, robot: o.robot };
+        const req: BenchRequest = { jobs, envs: o.envs, crowd: o.crowd, modelFiles, remotes, scenes, osm, stats: o.stats, robot: o.robot };
         ({ adapter, stats } = await h.call('runBenchEpisodes', req));
       });
     } catch (e) {

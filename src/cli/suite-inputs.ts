@@ -4,7 +4,9 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { ensureSceneCapture } from '../bench/scanned-scenes-node';
+import { ensureSceneCapture, loadScenarioWorldNode } from '../bench/scanned-scenes-node';
+import { worldKey } from '../bench/scenario-world';
+import { selectionText } from '../world/osm/selection';
 import type { BenchRequest } from '../bench/headless-api';
 import { parseScenarios, type Scenario } from '../sim/scenario';
 import { parseSceneFile, SceneFileError, sceneTransform } from '../world/bake/scene-file';
@@ -57,3 +59,20 @@ export async function serveScenes(serveFile: (path: string) => Promise<{ url: st
   return scenes;
 }
 
+
+/**
+ * Builds (in Node) the OSM worlds `scenarios` name, one line each on stderr, so a missing or changed
+ * file is refused before anything runs and the report can draw their maps.
+ *
+ * @throws UserError naming the file when it is missing or its md5 is not the suite's.
+ */
+export async function prepareOsmWorlds(scenarios: readonly Scenario[]): Promise<void> {
+  const seen = new Set<string>();
+  for (const s of scenarios) {
+    if (s.world.kind !== 'osm' || seen.has(worldKey(s.world))) continue;
+    seen.add(worldKey(s.world));
+    const t = performance.now();
+    const { world } = await loadScenarioWorldNode(s);
+    process.stderr.write(`${s.world.path} (${selectionText(s.world.selection)}): world of ${world.network.streets.length} streets, ${world.crosswalks.length} crosswalks (${((performance.now() - t) / 1000).toFixed(1)} s)\n`);
+  }
+}

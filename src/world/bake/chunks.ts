@@ -19,7 +19,7 @@ import type { Box } from '../geometry';
 import { groundHeight } from '../queries';
 import type { World } from '../world';
 import { bakeBuilding } from './buildings';
-import { shopSigns } from '../names';
+import { signTexts } from './sign-text';
 import { bakeFurniture } from './furniture';
 import { bakeCurbFaces, bakeGroundZones, bakeLaneMarkings, bakeSlabJoints, bakeZebraStripes, inHalfOpenBox } from './ground';
 import { deriveSeed } from '../../core/random';
@@ -126,7 +126,7 @@ export function bakeChunk(world: World, grid: ChunkGrid, id: number, options: Ba
   bakeLaneMarkings(world, box, seed, out);
   bakeZebraStripes(world, box, seed, out);
   bakeSlabJoints(world, box, seed, out, fine);
-  const signs = shopSigns(world);
+  const signs = signTexts(world);
   for (const ob of world.obstacles) {
     if (!inHalfOpenBox(box, ob.centre[0], ob.centre[1])) continue;
     if (ob.kind === 'building') bakeBuilding(ob, world.curbHeight, world.seed, out, signs.get(ob.id), options.signStyle ?? DEFAULT_SIGN_STYLE, fine ? 'fine' : 'coarse');

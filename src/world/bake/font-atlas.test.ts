@@ -4,22 +4,23 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { composeText, decodeBase64, signFontAtlas } from './font-atlas';
-import { CAP_HEIGHT_PX, fontLicensePath, rasterisePolygons, SIGN_FONT_LICENSE_PATH, SIGN_FONT_PATH, signFontModule } from './make-sign-font';
+import { canSetText, composeText, decodeBase64, signFontAtlas } from './font-atlas';
+import { CAP_HEIGHT_PX, fontLicensePath, rasterisePolygons, SIGN_CODES, SIGN_FONT_LICENSE_PATH, SIGN_FONT_PATH, signFontModule } from './make-sign-font';
 
 describe('sign font atlas', () => {
   it('regenerates byte for byte from DejaVu Sans Bold (npx tsx src/world/bake/make-sign-font.ts), with the font licence beside it', () => {
     const text = signFontModule();
     expect(Buffer.from(text).equals(readFileSync(SIGN_FONT_PATH))).toBe(true);
     expect(readFileSync(SIGN_FONT_LICENSE_PATH, 'utf8')).toBe(readFileSync(fontLicensePath(), 'utf8'));
-    // Compact: well under 100 KB.
-    expect(text.length).toBeLessThan(60_000);
+    // Compact: 327 glyphs of 8-bit coverage in base64, under 200 KB.
+    expect(text.length).toBeLessThan(200_000);
   }, 60_000);
 
-  it('covers printable ASCII; capitals are the cap height tall on the baseline; coverage is anti-aliased', () => {
+  it('covers printable ASCII and accented Latin; capitals are the cap height tall on the baseline; coverage is anti-aliased', () => {
     const a = signFontAtlas();
     expect(a.family).toBe('DejaVu Sans Bold');
-    expect([...a.glyphs.keys()]).toEqual(Array.from({ length: 95 }, (_, k) => 32 + k));
+    expect([...a.glyphs.keys()]).toEqual(SIGN_CODES);
+    expect(SIGN_CODES.slice(0, 95)).toEqual(Array.from({ length: 95 }, (_, k) => 32 + k));
     const H = a.glyphs.get(72)!;
     expect([H.top, H.height, a.capHeight]).toEqual([CAP_HEIGHT_PX, CAP_HEIGHT_PX, CAP_HEIGHT_PX]);
     expect(a.glyphs.get(32)!.width).toBe(0);
@@ -29,7 +30,7 @@ describe('sign font atlas', () => {
     expect(O.some((v) => v > 0 && v < 255)).toBe(true);
     expect(O.some((v) => v === 255)).toBe(true);
     // Kerning from the font's table: A before V is drawn closer.
-    expect(a.kerning.get(65 * 256 + 86)!).toBeLessThan(0);
+    expect(a.kerning.get(65 * 65536 + 86)!).toBeLessThan(0);
   });
 
   it('decodes base64 as Node does', () => {
@@ -57,10 +58,20 @@ describe('sign font atlas', () => {
     expect(two.width).toBe(Math.round(H.advance / 64) + H.width);
     const av = composeText('AV'), aa = composeText('AA');
     const A = a.glyphs.get(65)!, V = a.glyphs.get(86)!;
-    expect(av.width).toBe(Math.round((A.advance + a.kerning.get(65 * 256 + 86)!) / 64) + V.left + V.width - A.left);
+    expect(av.width).toBe(Math.round((A.advance + a.kerning.get(65 * 65536 + 86)!) / 64) + V.left + V.width - A.left);
     expect(aa.width).toBe(Math.round(A.advance / 64) + A.width);
     expect(composeText('   ').width).toBe(0);
-    // Outside printable ASCII: drawn as '?'.
-    expect(Array.from(composeText('é').coverage)).toEqual(Array.from(composeText('?').coverage));
+    // Accented Latin has its own glyphs (street and shop names of real places: Spélugues, Straße, Łódź).
+    for (const ch of 'éüßçłőšÉ€’') {
+      expect(a.glyphs.has(ch.codePointAt(0)!), ch).toBe(true);
+      expect(Array.from(composeText(ch).coverage)).not.toEqual(Array.from(composeText('?').coverage));
+    }
+    // 'é' is an 'e' with an accent above: the same ink below the x-height, more above it.
+    expect(a.glyphs.get(0xe9)!.top).toBeGreaterThan(a.glyphs.get(0x65)!.top);
+    expect(a.glyphs.get(0xe9)!.advance).toBe(a.glyphs.get(0x65)!.advance);
+    expect(canSetText('Avenue des Spélugues')).toBe(true);
+    // A script the atlas lacks: drawn as '?', and canSetText says so.
+    expect(Array.from(composeText('Ω').coverage)).toEqual(Array.from(composeText('?').coverage));
+    expect(canSetText('東京')).toBe(false);
   });
 });

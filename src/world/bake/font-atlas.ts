@@ -1,5 +1,5 @@
 /**
- * Text set in the signs' font atlas (sign-font.ts: DejaVu Sans Bold, printable ASCII, anti-aliased
+ * Text set in the signs' font atlas (sign-font.ts: DejaVu Sans Bold, ASCII and accented Latin, anti-aliased
  * 8-bit coverage at a cap height of `SIGN_FONT.capHeight` pixels): the atlas decoded once, and one
  * line of text composed into a coverage bitmap with the font's advances and kerning, pen positions
  * rounded to whole pixels (so every glyph is pasted exactly as rasterised). Pure TypeScript, the
@@ -26,9 +26,9 @@ export interface FontAtlas {
   capHeight: number;
   ascent: number;
   descent: number;
-  /** By character code (printable ASCII). */
+  /** By character code (make-sign-font.ts SIGN_CODES: ASCII and accented Latin). */
   glyphs: ReadonlyMap<number, AtlasGlyph>;
-  /** Kerning by `a * 256 + b`, 1/64 pixel. */
+  /** Kerning by `a * 65536 + b` (character codes), 1/64 pixel. */
   kerning: ReadonlyMap<number, number>;
 }
 
@@ -69,10 +69,16 @@ export function signFontAtlas(): FontAtlas {
   const kerning = new Map<number, number>();
   for (const rec of SIGN_FONT.kerning.split(';')) {
     const [a, b, k] = rec.split(',').map(Number);
-    kerning.set(a * 256 + b, k);
+    kerning.set(a * 65536 + b, k);
   }
   atlas = { family: SIGN_FONT.family, capHeight: SIGN_FONT.capHeight, ascent: SIGN_FONT.ascent, descent: SIGN_FONT.descent, glyphs, kerning };
   return atlas;
+}
+
+/** Whether every character of `text` is in the atlas (else {@link composeText} would draw '?' for it). */
+export function canSetText(text: string, font: FontAtlas = signFontAtlas()): boolean {
+  for (const ch of text) if (!font.glyphs.has(ch.codePointAt(0)!)) return false;
+  return true;
 }
 
 /** A line of text composed from the atlas: `width × height` coverage (0–255, row-major from the top), the baseline `baseline` rows from the top. */
@@ -85,7 +91,7 @@ export interface TextCoverage {
 }
 
 /**
- * Composes one line of `text` (characters outside printable ASCII drawn as '?'): pens advance by
+ * Composes one line of `text` (characters the atlas lacks drawn as '?': see {@link canSetText}): pens advance by
  * the glyph advances plus kerning (1/64 px) and each glyph is pasted at the pen rounded to a whole
  * pixel, coverage added and clamped to 255. The bitmap spans the line's ink horizontally (no
  * side bearings; width 0 for text without ink) and the font's ascent and descent vertically.
@@ -97,7 +103,7 @@ export function composeText(text: string, font: FontAtlas = signFontAtlas()): Te
   for (const ch of text) {
     let code = ch.codePointAt(0)!;
     if (!font.glyphs.has(code)) code = 63; // '?'
-    if (prev >= 0) pen += font.kerning.get(prev * 256 + code) ?? 0;
+    if (prev >= 0) pen += font.kerning.get(prev * 65536 + code) ?? 0;
     const g = font.glyphs.get(code)!;
     const x = Math.round(pen / 64) + g.left;
     if (g.width > 0) {

@@ -16,7 +16,7 @@
  */
 import { z } from 'zod';
 import { OsmError, type OsmData, type OsmMember, type OsmNode, type OsmRelation, type OsmTags, type OsmWay } from './elements';
-import { resolveSelection, type OsmSelection } from './selection';
+import { OsmSelectionSchema as SelectionSchema, resolveSelection, type OsmSelection } from './selection';
 import { OSM_ATTRIBUTION } from './world-data';
 
 /** The `format` of an extract file. */
@@ -25,12 +25,6 @@ export const EXTRACT_VERSION = 1;
 
 const tags = z.record(z.string(), z.string());
 const id = z.number().int().positive();
-const SelectionSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('centre'), lat: z.number().min(-90).max(90), lon: z.number().min(-180).max(180), size: z.number() }).strict(),
-  z.object({ kind: z.literal('bbox'), west: z.number(), south: z.number(), east: z.number(), north: z.number() }).strict(),
-  z.object({ kind: z.literal('file') }).strict(),
-]);
-
 /** The extract file (see the module comment). */
 export const ExtractSchema = z.object({
   format: z.literal(EXTRACT_FORMAT),

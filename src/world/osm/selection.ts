@@ -7,6 +7,7 @@
  * selection's centre (georef.ts: +x east, +y north, metres), so the world's georeference is that
  * centre at height 0 (OSM carries no heights).
  */
+import { z } from 'zod';
 import { geodeticToWorld, type Georeference } from '../georef';
 import type { Box } from '../geometry';
 import { OsmError, type LatLonBox, type OsmData } from './elements';
@@ -21,6 +22,13 @@ export type OsmSelection =
   | { kind: 'centre'; lat: number; lon: number; size: number }
   | { kind: 'bbox'; west: number; south: number; east: number; north: number }
   | { kind: 'file' };
+
+/** An {@link OsmSelection} in a file (extracts, scenario and task worlds): degrees, metres. */
+export const OsmSelectionSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('centre'), lat: z.number().min(-85).max(85), lon: z.number().min(-180).max(180), size: z.number().min(MIN_SELECTION).max(MAX_SELECTION) }).strict(),
+  z.object({ kind: z.literal('bbox'), west: z.number().min(-180).max(180), south: z.number().min(-85).max(85), east: z.number().min(-180).max(180), north: z.number().min(-85).max(85) }).strict(),
+  z.object({ kind: z.literal('file') }).strict(),
+]);
 
 /** A selection resolved against a file: its world frame and extent. */
 export interface ResolvedSelection {
@@ -103,10 +111,11 @@ export function resolveSelection(data: OsmData, selection: OsmSelection, file: s
     latLon = { ...b };
     const w = bounds[2] - bounds[0], h = bounds[3] - bounds[1];
     const what = selection.kind === 'bbox' ? `--bbox ${selection.west},${selection.south},${selection.east},${selection.north}` : `${file}: the file's ${data.declaredBounds ? 'bounds' : 'extent'} (${fmt(b)})`;
+    const verb = selection.kind === 'bbox' || !data.declaredBounds ? 'is' : 'are';
     if (Math.max(w, h) > MAX_SELECTION) {
-      throw new OsmError(`${what} ${selection.kind === 'bbox' ? 'is' : 'are'} ${(w / 1000).toFixed(1)} × ${(h / 1000).toFixed(1)} km, over ${MAX_SELECTION / 1000} km across: ${selection.kind === 'bbox' ? 'give a smaller box' : 'give --centre LAT,LON --size M (150–2000) or --bbox W,S,E,N'}`);
+      throw new OsmError(`${what} ${verb} ${(w / 1000).toFixed(1)} × ${(h / 1000).toFixed(1)} km, over ${MAX_SELECTION / 1000} km across: ${selection.kind === 'bbox' ? 'give a smaller box' : 'give --centre LAT,LON --size M (150–2000) or --bbox W,S,E,N'}`);
     }
-    if (Math.min(w, h) < MIN_SELECTION) throw new OsmError(`${what} ${selection.kind === 'bbox' ? 'is' : 'are'} ${w.toFixed(0)} × ${h.toFixed(0)} m, under ${MIN_SELECTION} m across: give a larger selection`);
+    if (Math.min(w, h) < MIN_SELECTION) throw new OsmError(`${what} ${verb} ${w.toFixed(0)} × ${h.toFixed(0)} m, under ${MIN_SELECTION} m across: give a larger selection`);
   }
   const f = data.bounds!;
   if (latLon.maxlat < f.minlat || latLon.minlat > f.maxlat || latLon.maxlon < f.minlon || latLon.minlon > f.maxlon) {
