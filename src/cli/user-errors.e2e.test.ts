@@ -53,6 +53,10 @@ describe('user errors on the command line', () => {
   writeFileSync(join(dogDataset, 'dataset.json'), JSON.stringify({ format: 'curbside-dataset/1', robot: 'dog' }));
   const truncatedPbf = join(dir, 'cut.osm.pbf');
   writeFileSync(truncatedPbf, readFileSync(join(SHARED, 'osm/monaco.osm.pbf')).subarray(0, 300_000));
+  // A real-place suite whose OSM file is no longer the one it was made from (its md5 differs).
+  const changedOsm = join(dir, 'changed-osm.json');
+  const monaco = JSON.parse(readFileSync(join(ROOT, 'scenes/suites/monaco-casino.json'), 'utf8'));
+  writeFileSync(changedOsm, JSON.stringify({ scenarios: [{ ...monaco.scenarios[0], world: { ...monaco.scenarios[0].world, md5: '0'.repeat(32) } }] }));
   const cases: [string, string, string[], RegExp][] = [
     ['an unknown --robot for the bench', 'bench.ts', ['--robot', 'tank'], /^error: option '--robot <name>' argument 'tank' is invalid\. unknown robot 'tank': expected one of wheeled, dog, humanoid$/],
     ['an unknown --robot for a dataset', 'dataset.ts', ['--out', join(dir, 'ds'), '--robot', 'Dog'], /^error: option '--robot <name>' argument 'Dog' is invalid\. unknown robot 'Dog': expected one of wheeled, dog, humanoid$/],
@@ -105,6 +109,8 @@ describe('user errors on the command line', () => {
     ['a scenario goal that is not x,y', 'make-scenario.ts', ['--world', '1', '--from', '0,0', '--to', '5'], /^error: option '--to <x,y>' argument '5' is invalid\. expected two comma-separated numbers x,y \(metres\), got '5'$/],
     ['a scenario behaviour that does not exist', 'make-scenario.ts', ['--world', '1', '--from', '0,0', '--to', '5,5', '--behaviour', 'dance'], /^error: option '--behaviour <name>' argument 'dance' is invalid\. Allowed choices are static, obstructing, /],
     ['a scenario world that is neither a seed nor a scene', 'make-scenario.ts', ['--world', 'nowhere.json', '--from', '0,0', '--to', '5,5'], /^error: --world nowhere\.json: neither a world seed \(a non-negative integer\) nor a readable scene file \(no such file\)$/],
+    ['a real-place suite whose OSM file changed', 'bench.ts', ['--suite', changedOsm, '--policy', 'expert', '--out', join(dir, 'osm-out')], /^error: scenes\/cities\/monaco-casino\.json: md5 [0-9a-f]{32} is not the 0{32} the suite was made from: the file changed/],
+    ['a real-place suite without --out', 'make-suites.ts', ['--osm', join(SHARED, 'osm/bristol_sausage_links.osm'), '--centre', '51.4594,-2.5512'], /^error: --osm needs --out FILE\.json \(the suite file to write\)$/],
     ['a scene suite from a scene that does not exist', 'make-suites.ts', ['--scene', 'nowhere.json', '--out', join(dir, 's.json')], /^error: --scene nowhere\.json: cannot read the file \(no such file\)$/],
     ['a map that is not .png', 'world-map.ts', ['--seed', '1', '--out', join(dir, 'm.jpg')], /^error: --out .*m\.jpg: the output must be a \.png file$/],
     ['a map route of an unknown block type', 'world-map.ts', ['--seed', '1', '--out', join(dir, 'm.png'), '--route', 'plaza'], /^error: --route plaza: unknown block type \(expected crosswalk, straight, curve, /],
