@@ -347,6 +347,9 @@ export function crossingPedestrians(route: Pick<SampledRoute, 'sourceId' | 'poin
  * The unit-test suite: `perCategory` scenarios each of straight, curve and crosswalk on procedural
  * worlds, then `perScannedKind` each of straight, turn and crossing on the scanned scenes
  * (src/bench/scanned-suites.ts; none when `scanned` is empty).
+ *
+ * @param draw the worlds to draw from and what to do on a shortfall (default the procedural worlds, throwing).
+ * @param seed the suite seed the random streams fork from (default {@link SUITE_SEED}).
  */
 export function unitSuite(perCategory = 100, suite: Scenario['suite'] = 'unit', scanned: readonly ScannedScene[] = [], perScannedKind = 10, scannedKinds: readonly ScannedKind[] = SCANNED_KINDS, draw: SuiteDraw = PROCEDURAL_DRAW, seed = SUITE_SEED): Scenario[] {
   const rng = createRng(seed).fork(suite === 'unit' ? 'unit' : `${suite}-unit`);
@@ -368,7 +371,7 @@ export function unitSuite(perCategory = 100, suite: Scenario['suite'] = 'unit', 
   return out;
 }
 
-/** The pedestrian-reactive suite: `perBehaviour` scenarios for each behaviour and the Static reference. */
+/** The pedestrian-reactive suite: `perBehaviour` scenarios for each behaviour and the Static reference; `draw` and `seed` as for {@link unitSuite}. */
 export function reactiveSuite(perBehaviour = 100, suite: Scenario['suite'] = 'reactive', behaviours: readonly Behaviour[] = ['static', 'obstructing', 'conversing', 'queuing', 'frontal', 'lateral', 'overtaking', 'ped-crossing', 'gesturing'], draw: SuiteDraw = PROCEDURAL_DRAW, seed = SUITE_SEED): Scenario[] {
   const rng = createRng(seed).fork(suite === 'reactive' ? 'reactive' : `${suite}-reactive`);
   const out: Scenario[] = [];
