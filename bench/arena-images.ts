@@ -10,14 +10,12 @@
  *   of the city not seen before;
  * - one step after entering (walk 1 s, render the step's images).
  */
-import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
-import { generateWorld } from '../src/world/world';
 import { taskWorld } from '../src/arena/generate/context';
-import { parseTaskFile, type ArenaTask } from '../src/arena/task';
+import { taskWorldLabel, type ArenaTask } from '../src/arena/task';
 import { ArenaEpisode } from '../src/arena/episode';
 import { ArenaImageRenderer } from '../src/cli/arena-render';
-import { resolveArenaSuite } from '../src/cli/arena-suite';
+import { loadArenaSuite } from '../src/cli/arena-suite';
 import { machineLine, markdownTable, writeResultsSection } from '../src/cli/results-file';
 import { isEntryPoint, runCli } from '../src/cli/run-cli';
 import { positiveInt } from '../src/cli/parse';
@@ -39,10 +37,8 @@ const secs = (ms: number) => (ms / 1000).toFixed(2);
 if (isEntryPoint(import.meta.url)) runCli(async () => {
   program.parse();
   const o = program.opts<{ suite: string; per: number; gpu?: boolean; write: boolean }>();
-  const path = resolveArenaSuite(o.suite);
-  const file = parseTaskFile(path, readFileSync(path, 'utf8'));
   let t = performance.now();
-  const world = generateWorld({ seed: file.world.seed, size: file.world.size });
+  const { file, world } = await loadArenaSuite(o.suite);
   const w = taskWorld(world);
   const nodeMs = performance.now() - t;
   const picked: ArenaTask[] = [];
@@ -93,7 +89,7 @@ if (isEntryPoint(import.meta.url)) runCli(async () => {
     '',
     machineLine(adapter, software),
     '',
-    `Suite ${file.suite} (world ${file.world.seed}, ${file.world.size} m), ${picked.length} tasks (the first ${o.per} of each family × difficulty), 640×480 views encoded as PNG in the page, the 200 m location map and the reference image drawn in Node.`,
+    `Suite ${file.suite} (${taskWorldLabel(file.world)}), ${picked.length} tasks (the first ${o.per} of each family × difficulty), 640×480 views encoded as PNG in the page, the 200 m location map and the reference image drawn in Node.`,
     '',
     table,
   ].join('\n');

@@ -103,4 +103,27 @@ describe('arena page', () => {
     lap('done');
     await page.close();
   });
+
+  it('opens the real place: ?suite=monaco-casino builds Monaco from its extract and shows a real shop task with the ODbL credit', { timeout: 150_000 }, async () => {
+    const monaco = parseTaskFile('monaco-casino.json', readFileSync(resolve(import.meta.dirname, '../scenes/arena/monaco-casino.json'), 'utf8'));
+    const t = monaco.tasks.find((x) => x.family === 'landmark-language')!;
+    const page = await browser.newPage({ viewport: { width: 1320, height: 820 } });
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(`${origin}/arena.html?suite=monaco-casino&task=${t.id}`);
+    await page.evaluate(() => (window as unknown as { curbsideArena: ArenaHandle }).curbsideArena.ready);
+    expect(await arena(page)).toMatchObject({ taskId: t.id, step: 0, renders: 1 });
+    expect(await page.locator('#instruction').textContent()).toBe(t.instruction);
+    expect(t.instruction).toMatch(/Your task is to go to .+, the [a-z ]+ on /);
+    expect(await page.locator('#suite').inputValue()).toBe('monaco-casino');
+    expect(await page.locator('#status').textContent()).toMatch(/cityarena-monaco-casino: 150 tasks in scenes\/cities\/monaco-casino\.json \(centre 43\.7396,7\.4278 size 800\).*OpenStreetMap contributors/);
+    const view = await viewPixels(page);
+    let lit = 0;
+    for (let i = 0; i < view.length; i += 4) if (view[i] + view[i + 1] + view[i + 2] > 60) lit++;
+    expect(lit / (view.length / 4), 'a drawn street, not a black view').toBeGreaterThan(0.5);
+    const shot = process.env.CURBSIDE_ARENA_MONACO_SCREENSHOT;
+    if (shot) await page.screenshot({ path: shot });
+    expect(errors).toEqual([]);
+    await page.close();
+  });
 });

@@ -7,7 +7,6 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { generateWorld } from '../world/world';
 import { projectOnPolyline } from '../world/polyline';
 import { OracleAgent } from './agents/oracle';
 import { RandomAgent } from './agents/random';
@@ -16,18 +15,18 @@ import { cityArenaSuite, DIFFICULTY_SPLIT } from './generate/suite';
 import { suiteStatistics } from './generate/stats';
 import { runArenaEpisode } from './run-episode';
 import { summarise } from './summary';
-import { CITYARENA_FAMILIES, parseTaskFile, taskFileText, type ArenaTask } from './task';
+import { CITYARENA_FAMILIES, parseTaskFile, taskFileText, type ArenaTask, taskFileWorld } from './task';
 
 const PATH = resolve(import.meta.dirname, '../../scenes/arena/cityarena.json');
 const text = readFileSync(PATH, 'utf8');
 const file = parseTaskFile(PATH, text);
-const w = taskWorld(generateWorld({ seed: file.world.seed, size: file.world.size }));
+const w = taskWorld(taskFileWorld(file.world));
 
 describe('the cityarena suite', () => {
   it('is what the generator makes, byte for byte, twice; another seed differs', { timeout: 120_000 }, async () => {
-    const a = taskFileText(await cityArenaSuite(file.world.seed, file.world.size));
+    const a = taskFileText(await cityArenaSuite(file.world));
     expect(a).toBe(text);
-    const b = taskFileText(await cityArenaSuite(2, 600));
+    const b = taskFileText(await cityArenaSuite({ seed: 2, size: 600 }));
     expect(b).not.toBe(a);
   });
 

@@ -1,6 +1,7 @@
 /**
  * The arena's task format (`format: curbside-arena-tasks`, version 1): one JSON file per suite, a
- * world (seed and size: the procedural city the tasks are set in) and its tasks. Validated with zod;
+ * world (a procedural city by seed and size, or a real place by OSM file, md5 and selection) and
+ * its tasks. Validated with zod;
  * errors name the file and the field. Written by `npm run arena:tasks`, read by `npm run arena` and
  * the arena page.
  *
@@ -16,6 +17,8 @@
  */
 import { z } from 'zod';
 import { UserError } from '../core/user-error';
+import { generateWorld, type World } from '../world/world';
+import { osmWorldKey, osmWorldLabel, OsmWorldRefSchema, registeredOsmWorld } from '../world/osm/world-ref';
 
 /** Format tag and version of a task file. */
 export const ARENA_TASKS_FORMAT = 'curbside-arena-tasks';
@@ -165,13 +168,23 @@ const TaskSchema = z.object({
   }),
 });
 
+/** A procedural task world: its seed and side, metres (`kind` may be left out: files before real places have none). */
+const ProceduralTaskWorldSchema = z.object({ kind: z.literal('procedural').optional(), seed: z.number().int().nonnegative(), size: z.number().min(150).max(2000) }).strict();
+
+/** The world a task file's tasks are set in: a procedural city, or a real place from OpenStreetMap (src/world/osm/world-ref.ts). */
+export const TaskWorldSchema = z.discriminatedUnion('kind', [ProceduralTaskWorldSchema, OsmWorldRefSchema]);
+
 export const TaskFileSchema = z.object({
   format: z.literal(ARENA_TASKS_FORMAT),
   version: z.literal(ARENA_TASKS_VERSION),
   /** Suite name, e.g. `cityarena`. */
   suite: z.string().min(1),
-  /** The procedural world the tasks are set in. */
-  world: z.object({ seed: z.number().int().nonnegative(), size: z.number().min(150).max(2000) }),
+  /** The world the tasks are set in. */
+  world: TaskWorldSchema,
+  /** For real places: the ODbL attribution of the OSM data the world is built from. */
+  attribution: z.string().min(1).optional(),
+  /** What the generator could not make in this world (a family and difficulty short of its quota), one line each. Absent: nothing. */
+  notes: z.array(z.string()).optional(),
   tasks: z.array(TaskSchema).min(1),
 });
 
@@ -179,6 +192,31 @@ export type ArenaTruth = z.infer<typeof TruthSchema>;
 export type TaskMap = z.infer<typeof TaskMapSchema>;
 export type ArenaTask = z.infer<typeof TaskSchema>;
 export type ArenaTaskFile = z.infer<typeof TaskFileSchema>;
+export type TaskWorldRef = z.infer<typeof TaskWorldSchema>;
+
+/** How messages name a task world: `world 1 (600 m)`, or the OSM file and selection. */
+export function taskWorldLabel(w: TaskWorldRef): string {
+  return w.kind === 'osm' ? osmWorldLabel(w) : `world ${w.seed} (${w.size} m)`;
+}
+
+/** Whether two task worlds are the same world (an OSM world by its data, selection and seed, not its path). */
+export function sameTaskWorld(a: TaskWorldRef, b: TaskWorldRef): boolean {
+  if (a.kind === 'osm' || b.kind === 'osm') return a.kind === 'osm' && b.kind === 'osm' && osmWorldKey(a) === osmWorldKey(b);
+  return a.seed === b.seed && a.size === b.size;
+}
+
+/**
+ * The world of a task file: a procedural world is generated, a real place is looked up in the
+ * registry (Node readers and the pages register it first: src/world/osm/world-ref.ts).
+ *
+ * @throws Error for a real place that is not registered.
+ */
+export function taskFileWorld(w: TaskWorldRef): World {
+  if (w.kind !== 'osm') return generateWorld({ seed: w.seed, size: w.size });
+  const world = registeredOsmWorld(w);
+  if (!world) throw new Error(`${osmWorldLabel(w)}: the real place is not loaded (read it with registerOsmWorld first)`);
+  return world;
+}
 
 /** How each family is scored (360CityArena §3.4). */
 export const FAMILY_SCORING: Record<ArenaFamily, ArenaTruth['scoring']> = {
@@ -200,7 +238,7 @@ export function checkTaskStarts(source: string, file: ArenaTaskFile, nav: { node
   file.tasks.forEach((t, k) => {
     const { node, towards } = t.start;
     if (!edges.has(`${Math.min(node, towards)},${Math.max(node, towards)}`)) {
-      throw new TaskFileError(`${source}: tasks.${k}.start: ${node}–${towards} is not an edge of world ${file.world.seed}'s pedestrian network (${nav.nodes.length} waypoints)`);
+      throw new TaskFileError(`${source}: tasks.${k}.start: ${node}–${towards} is not an edge of the pedestrian network of ${taskWorldLabel(file.world)} (${nav.nodes.length} waypoints)`);
     }
   });
 }

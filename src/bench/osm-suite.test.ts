@@ -18,7 +18,8 @@ import { runEpisode } from './episode';
 import { osmSuite } from './osm-suite';
 import { osmExtractsFor, readOsmWorldData } from './osm-worlds-node';
 import { loadScenarioWorldNode } from './scanned-scenes-node';
-import { pedestrianObstacles, registerOsmData, scenarioWorld, type OsmWorldRef } from './scenario-world';
+import { pedestrianObstacles, scenarioWorld } from './scenario-world';
+import { registerOsmWorld, type OsmWorldRef } from '../world/osm/world-ref';
 import { buildOsmWorld } from '../world/osm/osm-world';
 
 const PATH = '../shared/data/osm/bristol_sausage_links.osm';
@@ -27,7 +28,7 @@ const md5 = createHash('md5').update(bytes).digest('hex');
 const ref: OsmWorldRef = { kind: 'osm', path: PATH, md5, selection: { kind: 'centre', lat: 51.4594, lon: -2.5512, size: 300 }, seed: 0 };
 
 describe('osmSuite on Bristol, 300 m about Church Road', () => {
-  const world = registerOsmData(ref, readOsm(bytes, PATH));
+  const world = registerOsmWorld(ref, readOsm(bytes, PATH));
   const made = osmSuite(world, ref, 'bristol', { perCategory: 6, perBehaviour: 3, longCount: 2 });
 
   it('draws unit, reactive and long scenarios on walkable ground of the real world, and reports what it could not place', () => {

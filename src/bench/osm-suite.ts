@@ -17,7 +17,7 @@
  */
 import { BEHAVIOURS, type Scenario } from '../sim/scenario';
 import type { World } from '../world/world';
-import type { OsmWorldRef } from './scenario-world';
+import type { OsmWorldRef } from '../world/osm/world-ref';
 import { longSuite, reactiveSuite, unitSuite, type SuiteDraw } from './suites';
 
 /** Options of {@link osmSuite}. */
@@ -40,7 +40,7 @@ export interface OsmSuite {
 }
 
 /**
- * Draws the suites of `world` (built from `ref`: see src/bench/scenario-world.ts registerOsmData).
+ * Draws the suites of `world` (built from `ref`: see src/world/osm/world-ref.ts registerOsmWorld).
  *
  * @param name the place's short name in the ids (e.g. `monaco-casino`); `[A-Za-z0-9_-]` only.
  * @throws Error when the place gives no unit scenario at all.

@@ -13,7 +13,8 @@ import { extractSelection } from '../world/osm/extract';
 import { readOsm } from '../world/osm/read';
 import type { Scenario } from '../sim/scenario';
 import { REPO_ROOT } from './scanned-scenes-node';
-import { worldKey, type OsmWorldRef } from './scenario-world';
+import { worldKey } from './scenario-world';
+import type { OsmWorldRef } from '../world/osm/world-ref';
 
 /** Parsed OSM files, by absolute path and md5 (a suite's worlds share one file). */
 const parsed = new Map<string, OsmData>();

@@ -10,7 +10,7 @@
  * in `scenes/` that the suites use ({@link BUILT_IN_SCENES}) are bundled, so `scenarioWorld` works
  * for them without either. Scene paths are the scenario's `world.path`, relative to the repository
  * root (e.g. `scenes/fruit-drops.json`). OSM worlds need the file's elements: Node reads and checks
- * the file ({@link ReadOsm}), the page is sent an extract of the selection ({@link registerOsmData}).
+ * the file ({@link ReadOsm}), the page is sent an extract of the selection (src/world/osm/world-ref.ts registerOsmWorld).
  */
 import type { Ring, Vec2 } from '../core/geometry2d';
 import { union } from '../world/clipping';
@@ -20,8 +20,7 @@ import { isWalkable } from '../world/queries';
 import type { World } from '../world/world';
 import type { Scenario } from '../sim/scenario';
 import type { OsmData } from '../world/osm/elements';
-import { buildOsmWorld } from '../world/osm/osm-world';
-import { selectionText } from '../world/osm/selection';
+import { osmWorldKey, osmWorldLabel, registeredOsmWorld, registerOsmWorld, type OsmWorldRef } from '../world/osm/world-ref';
 import { suiteWorld } from './suites';
 import { prepareClosures, type ClosurePlan } from './closures';
 import fruitDrops from '../../scenes/fruit-drops.json';
@@ -58,40 +57,12 @@ const bases = new Map<string, ScenarioWorld>();
 /** Worlds with blockers, by world key and blockers. */
 const variants = new Map<string, ScenarioWorld>();
 
-/** A scenario's real-place world (`world.kind` `osm`). */
-export type OsmWorldRef = Extract<Scenario['world'], { kind: 'osm' }>;
 
 /** The cache key of a scenario world: an OSM world by its data (md5), selection and seed, not by the path it was read from. */
 export function worldKey(w: Scenario['world']): string {
   if (w.kind === 'procedural') return `procedural:${w.seed}${w.size ? `/${w.size}` : ''}`;
-  if (w.kind === 'osm') return `osm:${w.md5}:${JSON.stringify(w.selection)}:${w.seed}`;
+  if (w.kind === 'osm') return osmWorldKey(w);
   return `scene:${w.path}`;
-}
-
-/** OSM worlds built by {@link registerOsmData}, by world key. */
-const osmWorlds = new Map<string, World>();
-
-/**
- * Builds the world of an OSM scenario world from its elements (the whole file, or a Curbside OSM
- * extract of at least its selection: src/world/osm/extract.ts) and registers it, so
- * {@link scenarioWorld} can use it. The world records `ref`'s path, md5 and selection as its source,
- * so the same ref gives the same world from either input. Registering the same world again is a no-op.
- *
- * @throws OsmError for a selection the data cannot give (selection.ts).
- */
-export function registerOsmData(ref: OsmWorldRef, data: OsmData): World {
-  const key = worldKey(ref);
-  let world = osmWorlds.get(key);
-  if (!world) {
-    world = buildOsmWorld(data, { file: ref.path, md5: ref.md5, selection: ref.selection, seed: ref.seed });
-    osmWorlds.set(key, world);
-  }
-  return world;
-}
-
-/** Whether the world of an OSM scenario world is registered ({@link registerOsmData}). */
-export function isOsmWorldRegistered(ref: OsmWorldRef): boolean {
-  return osmWorlds.has(worldKey(ref));
 }
 
 /**
@@ -144,8 +115,8 @@ function baseWorld(s: Scenario): ScenarioWorld {
     let scene: SceneFile | undefined;
     if (s.world.kind === 'procedural') world = suiteWorld(s.world.seed, s.world.size);
     else if (s.world.kind === 'osm') {
-      const osm = osmWorlds.get(key);
-      if (!osm) throw new Error(`${s.id}: OSM world ${s.world.path} (${selectionText(s.world.selection)}) is not loaded (call loadScenarioWorld, or registerOsmData first)`);
+      const osm = registeredOsmWorld(s.world);
+      if (!osm) throw new Error(`${s.id}: OSM world ${osmWorldLabel(s.world)} is not loaded (call loadScenarioWorld, or registerOsmWorld first)`);
       world = osm;
     } else {
       scene = scenes.get(s.world.path);
@@ -203,9 +174,9 @@ export function pedestrianObstacles(s: Scenario, world: ScenarioWorld = scenario
  */
 export async function loadScenarioWorld(s: Scenario, readText: ReadText, readOsm?: ReadOsm): Promise<ScenarioWorld> {
   if (s.world.kind === 'scene' && !scenes.has(s.world.path)) registerScene(s.world.path, await readText(s.world.path));
-  if (s.world.kind === 'osm' && !isOsmWorldRegistered(s.world)) {
-    if (!readOsm) throw new Error(`${s.id}: OSM world ${s.world.path}: no reader for OSM files here (register its elements with registerOsmData)`);
-    registerOsmData(s.world, await readOsm(s.world));
+  if (s.world.kind === 'osm' && !registeredOsmWorld(s.world)) {
+    if (!readOsm) throw new Error(`${s.id}: OSM world ${s.world.path}: no reader for OSM files here (register its elements with registerOsmWorld)`);
+    registerOsmWorld(s.world, await readOsm(s.world));
   }
   return scenarioWorld(s);
 }

@@ -10,15 +10,13 @@
  * condition by the prefix). 360CityArena's families have no UrbanGround kind and are skipped
  * (counted in the summary line).
  */
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command } from 'commander';
 import { CliError } from '../core/user-error';
-import { generateWorld } from '../world/world';
-import { DEFAULT_GEOREFERENCE, parseGeoreference } from '../world/georef';
-import { parseTaskFile } from '../arena/task';
+import { parseGeoreference, worldGeoreference } from '../world/georef';
+import { taskWorldLabel } from '../arena/task';
 import { type ExportManifest, URBANGROUND_CONDITION_PREFIXES, urbanGroundDocument, urbanGroundVariant } from '../arena/control/tasks';
-import { resolveArenaSuite } from './arena-suite';
+import { loadArenaSuite } from './arena-suite';
 import { ensureFolder, writeOutput } from './parse';
 import { isEntryPoint, runCli } from './run-cli';
 
@@ -27,7 +25,7 @@ export const program = new Command('arena:export')
   .requiredOption('--suite <NAME|FILE>', 'the suite (urbanground, or a task file)')
   .option('--format <F>', 'the task schema to write (urbanground)', 'urbanground')
   .requiredOption('--out <DIR>', 'the folder to write (DIR/task/<ID>.json and DIR/curbside.json)')
-  .option('--origin <lat,lon[,h]>', 'WGS84 position of the world origin (default 47.3769,8.5417,408)')
+  .option('--origin <lat,lon[,h]>', 'WGS84 position of a generated world\'s origin (default 47.3769,8.5417,408; a real place has its own)')
   .option('--conditions <names>', "matched variants of the question and short-navigation tasks under UrbanGround's condition prefixes: comma-separated dusk, night, rain, or none", 'dusk,night,rain');
 
 if (isEntryPoint(import.meta.url)) runCli(async () => {
@@ -36,10 +34,9 @@ if (isEntryPoint(import.meta.url)) runCli(async () => {
   if (o.format !== 'urbanground') throw new CliError(`--format ${o.format}: expected urbanground`);
   const conditions = o.conditions === 'none' ? [] : o.conditions.split(',').map((c) => c.trim());
   for (const c of conditions) if (!URBANGROUND_CONDITION_PREFIXES[c]) throw new CliError(`--conditions: '${c}' has no UrbanGround variant: expected ${Object.keys(URBANGROUND_CONDITION_PREFIXES).join(', ')} or none`);
-  const georef = o.origin ? parseGeoreference(o.origin) : DEFAULT_GEOREFERENCE;
-  const path = resolveArenaSuite(o.suite);
-  const file = parseTaskFile(path, readFileSync(path, 'utf8'));
-  const world = generateWorld({ seed: file.world.seed, size: file.world.size });
+  const { file, world } = await loadArenaSuite(o.suite);
+  if (o.origin && file.world.kind === 'osm') throw new CliError(`--origin: ${taskWorldLabel(file.world)} is a real place; its tasks are exported at their real WGS84 positions`);
+  const georef = o.origin ? parseGeoreference(o.origin) : worldGeoreference(world);
   const base = file.tasks.map((t) => urbanGroundDocument(world, georef, t)).filter((d) => d !== null);
   const variants = conditions.flatMap((c) => base.map((d) => urbanGroundVariant(d, c)).filter((d) => d !== null));
   const docs = [...base, ...variants];
@@ -50,5 +47,5 @@ if (isEntryPoint(import.meta.url)) runCli(async () => {
   const manifest: ExportManifest = { format: 'curbside-urbanground-export', version: 1, world: file.world, georeference: georef, suite: file.suite };
   writeOutput(join(o.out, 'curbside.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   const skipped = file.tasks.length - base.length;
-  console.log(`${o.out}: ${docs.length} UrbanGround tasks (${base.length} tasks and ${variants.length} matched variants: ${[...new Set(docs.map((d) => d.id.split('-')[0]))].join(', ')}) in task/, world ${file.world.seed} at ${georef.lat}, ${georef.lon}${skipped ? `; ${skipped} tasks of 360CityArena's families skipped` : ''}`);
+  console.log(`${o.out}: ${docs.length} UrbanGround tasks (${base.length} tasks and ${variants.length} matched variants: ${[...new Set(docs.map((d) => d.id.split('-')[0]))].join(', ')}) in task/, ${taskWorldLabel(file.world)} at ${georef.lat}, ${georef.lon}${skipped ? `; ${skipped} tasks of 360CityArena's families skipped` : ''}`);
 });

@@ -21,6 +21,7 @@ import type { Conditions } from '../world/conditions';
 import type { Harness } from '../tools/browser-harness';
 import type { FrameEncoding } from '../gpu/view-session';
 import { registerLabelFont, LABEL_FONT_FAMILY } from './map-labels';
+import { pageWorldOf } from './osm-option';
 
 /** First-person camera of the arena agent: image size, pixels, and vertical field of view, degrees. */
 export interface ArenaCameraSpec {
@@ -65,7 +66,7 @@ export class ArenaImageRenderer {
   private async ensureView(first: { eye: [number, number, number]; target: [number, number, number] }): Promise<number> {
     if (this.session !== null) return this.session;
     const t0 = performance.now();
-    const opened = await this.h.call('openWorldView', { seed: this.world.seed, worldSize: this.world.size, width: this.camera.width, height: this.camera.height, fovYDeg: this.camera.fovYDeg, eye: first.eye, target: first.target, up: [0, 0, 1], conditions: this.conditions });
+    const opened = await this.h.call('openWorldView', { ...(await pageWorldOf(this.world)), width: this.camera.width, height: this.camera.height, fovYDeg: this.camera.fovYDeg, eye: first.eye, target: first.target, up: [0, 0, 1], conditions: this.conditions });
     this.openMs = performance.now() - t0;
     this.adapter = opened.adapter;
     this.session = opened.session;

@@ -14,6 +14,7 @@
  * the screenshot (at most {@link MAX_DRAWN_PEDESTRIANS}, in crowd order so each keeps its look), their
  * gaits advanced by the simulation seconds they walked since the view's last frame (at most 1 s).
  */
+import { pageWorldOf } from './osm-option';
 import * as PImage from 'pureimage';
 import jpeg from 'jpeg-js';
 import type { ControlImages, ScreenshotRequest } from '../arena/control/http';
@@ -106,7 +107,7 @@ export class ServeImages implements ControlImages {
       await this.h.call('closeView', { session: oldSession });
     }
     const t0 = performance.now();
-    const opened = await this.h.call('openWorldView', { seed: session.world.seed, worldSize: session.world.size, width, height, fovYDeg: this.fovYDeg, eye: pose.eye, target: pose.target, up: [0, 0, 1], conditions: look, maxPedestrians: MAX_DRAWN_PEDESTRIANS });
+    const opened = await this.h.call('openWorldView', { ...(await pageWorldOf(session.world)), width, height, fovYDeg: this.fovYDeg, eye: pose.eye, target: pose.target, up: [0, 0, 1], conditions: look, maxPedestrians: MAX_DRAWN_PEDESTRIANS });
     this.lastOpenMs = performance.now() - t0;
     this.views.set(key, opened.session);
     return opened.session;

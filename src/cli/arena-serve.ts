@@ -5,33 +5,35 @@
  * Curbside world, so agents and UrbanGround's own evaluation harness (`run_task.py --attach`) drive
  * it unchanged. Tasks: an arena suite's (entered by their ids) and UrbanGround task files
  * (`DIR/task/<ID>.json`, as `npm run arena:export` writes them). The world: the suite's, else
- * `DIR/curbside.json`'s (written by the export with the georeference), else `--world`/`--size`.
+ * `DIR/curbside.json`'s (written by the export with the georeference), else `--world`/`--size`, or
+ * a real place (`--osm FILE` with `--centre`/`--size` or `--bbox`), whose positions are reported at
+ * their real WGS84 coordinates (the origin is the selection's centre).
  * Each task attempt is appended to `OUT/serve-records.jsonl` as it ends.
  */
 import { appendFileSync, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Command } from 'commander';
 import { CliError } from '../core/user-error';
-import { generateWorld } from '../world/world';
 import { worldInventory } from '../world/inventory';
-import { DEFAULT_GEOREFERENCE, type Georeference, checkGeoreference, parseGeoreference } from '../world/georef';
-import { parseTaskFile, checkTaskStarts } from '../arena/task';
+import { type Georeference, checkGeoreference, parseGeoreference, worldGeoreference } from '../world/georef';
+import { parseTaskFile, checkTaskStarts, sameTaskWorld, taskWorldLabel, type TaskWorldRef } from '../arena/task';
 import { ControlSession, type ControlTask } from '../arena/control/session';
 import { ControlServer } from '../arena/control/http';
-import { controlTaskFromArena, controlTaskFromUrbanGround, type ExportManifest, parseUrbanGroundTask } from '../arena/control/tasks';
+import { controlTaskFromArena, controlTaskFromUrbanGround, parseExportManifest, parseUrbanGroundTask } from '../arena/control/tasks';
 import { withHarness } from '../tools/browser-harness';
-import { resolveArenaSuite } from './arena-suite';
+import { loadTaskWorld, resolveArenaSuite } from './arena-suite';
+import { addOsmOptions, hasOsm, osmWorldRefFromOptions, type OsmOptionValues } from './osm-option';
 import { ServeImages } from './arena-serve-images';
 import { ensureFolder, nonNegativeInt, numberBetween, positiveInt, worldSize } from './parse';
 import { isEntryPoint, runCli } from './run-cli';
 
-export const program = new Command('arena:serve')
+export const program = addOsmOptions(new Command('arena:serve')
   .description("Serve UrbanGround's HTTP control API over a Curbside world (their harness and agents drive it unchanged).")
   .option('--suite <name|file>', 'arena suite whose tasks can be entered by id (cityarena, or a task file)')
   .option('--tasks <DIR>', 'folder of UrbanGround task files (DIR/task/<ID>.json, as arena:export writes)')
-  .option('--world <seed>', 'world seed when neither --suite nor DIR/curbside.json names one', positiveIntOrZero)
-  .option('--size <m>', 'world size, metres (with --world)', worldSize, 600)
-  .option('--origin <lat,lon[,h]>', 'WGS84 position of the world origin (default: DIR/curbside.json\'s, else 47.3769,8.5417,408)')
+  .option('--world <seed>', 'world seed when neither --suite nor DIR/curbside.json names one (with --osm: the seed of what OSM leaves open)', positiveIntOrZero)
+  .option('--size <m>', 'world size, metres (with --world; with --osm --centre, the side of the square selection)', worldSize, 600)
+  .option('--origin <lat,lon[,h]>', 'WGS84 position of a generated world\'s origin (default: DIR/curbside.json\'s, else 47.3769,8.5417,408; a real place has its own)')
   .option('--host <HOST>', 'interface to listen on (127.0.0.1: this machine only)', '127.0.0.1')
   .option('--port <PORT>', "port (UrbanGround's is 8081; 0: any free one)", nonNegativeInt(65535), 8081)
   .option('--token <T>', 'require Authorization: Bearer T on every request (at least 8 characters)')
@@ -41,7 +43,7 @@ export const program = new Command('arena:serve')
   .option('--driver-timeout <S>', 'seconds of silence after which a driver loses the avatar (its task recorded as aborted)', positiveInt(86_400), 900)
   .option('--out <DIR>', 'folder of the task records (serve-records.jsonl)', 'out/arena-serve')
   .option('--headed', 'show the browser window')
-  .option('--gpu', "render with the machine's GPU instead of SwiftShader");
+  .option('--gpu', "render with the machine's GPU instead of SwiftShader"));
 
 function positiveIntOrZero(v: string): number {
   if (!/^\d+$/.test(v)) throw new CliError(`--world ${v}: expected a non-negative integer seed`);
@@ -50,14 +52,20 @@ function positiveIntOrZero(v: string): number {
 
 if (isEntryPoint(import.meta.url)) runCli(async () => {
   program.parse();
-  const o = program.opts<{ suite?: string; tasks?: string; world?: number; size: number; origin?: string; host: string; port: number; token?: string; width: number; height: number; fov: number; driverTimeout: number; out: string; headed?: boolean; gpu?: boolean }>();
-  if (!o.suite && !o.tasks && o.world === undefined) throw new CliError('give --suite NAME|FILE, --tasks DIR or --world SEED (what world to serve)');
+  const o = program.opts<{ suite?: string; tasks?: string; world?: number; size: number; origin?: string; host: string; port: number; token?: string; width: number; height: number; fov: number; driverTimeout: number; out: string; headed?: boolean; gpu?: boolean } & OsmOptionValues>();
+  if (!o.suite && !o.tasks && o.world === undefined && o.osm === undefined) throw new CliError('give --suite NAME|FILE, --tasks DIR, --world SEED or --osm FILE (what world to serve)');
   if (o.token !== undefined && o.token.length < 8) throw new CliError('--token: at least 8 characters');
 
-  let world: { seed: number; size: number } | null = null;
+  // The world: the suite's, the export manifest's, --world's or --osm's; given twice, they must agree.
+  const named: { ref: TaskWorldRef; from: string }[] = [];
+  const agree = (ref: TaskWorldRef, from: string) => {
+    const first = named[0];
+    if (first && !sameTaskWorld(first.ref, ref)) throw new CliError(`${from}: names ${taskWorldLabel(ref)}, but ${first.from} is set in ${taskWorldLabel(first.ref)}`);
+    named.push({ ref, from });
+  };
   let georef: Georeference | null = null;
   const suite = o.suite ? parseTaskFile(resolveArenaSuite(o.suite), readFileSync(resolveArenaSuite(o.suite), 'utf8')) : null;
-  if (suite) world = suite.world;
+  if (suite) agree(suite.world, `--suite ${o.suite}`);
   let taskFiles: string[] = [];
   if (o.tasks) {
     const dir = resolve(o.tasks);
@@ -66,28 +74,23 @@ if (isEntryPoint(import.meta.url)) runCli(async () => {
     taskFiles = readdirSync(taskDir).filter((f) => f.endsWith('.json')).sort().map((f) => join(taskDir, f));
     const manifestPath = join(dir, 'curbside.json');
     if (existsSync(manifestPath)) {
-      let m: ExportManifest;
-      try {
-        m = JSON.parse(readFileSync(manifestPath, 'utf8')) as ExportManifest;
-      } catch (e) {
-        throw new CliError(`${manifestPath}: not JSON (${(e as Error).message})`);
-      }
-      if (m.format !== 'curbside-urbanground-export' || !m.world || !m.georeference) throw new CliError(`${manifestPath}: not an arena:export manifest (format curbside-urbanground-export with world and georeference)`);
-      if (world && (world.seed !== m.world.seed || world.size !== m.world.size)) throw new CliError(`--tasks ${o.tasks}: made in world ${m.world.seed} (${m.world.size} m), but --suite is set in world ${world.seed} (${world.size} m)`);
-      world = m.world;
+      const m = parseExportManifest(manifestPath, readFileSync(manifestPath, 'utf8'));
+      agree(m.world, `--tasks ${o.tasks}`);
       georef = checkGeoreference(m.georeference, manifestPath);
     }
   }
-  if (o.world !== undefined) {
-    if (world && (world.seed !== o.world || world.size !== o.size)) throw new CliError(`--world ${o.world}: the tasks are set in world ${world.seed} (${world.size} m)`);
-    world = { seed: o.world, size: o.size };
-  }
-  if (!world) throw new CliError(`--tasks ${o.tasks}: no curbside.json names the world; give --world SEED [--size M]`);
-  if (o.origin) georef = parseGeoreference(o.origin);
-  georef ??= DEFAULT_GEOREFERENCE;
+  if (o.world !== undefined) agree({ seed: o.world, size: o.size }, `--world ${o.world}`);
+  if (hasOsm(o)) agree(osmWorldRefFromOptions(o, o.size, o.world ?? 0).ref, `--osm ${o.osm}`);
+  if (named.length === 0) throw new CliError(`--tasks ${o.tasks}: no curbside.json names the world; give --world SEED [--size M] or --osm FILE`);
+  const world = named[0].ref;
 
   const t0 = performance.now();
-  const w = generateWorld({ seed: world.seed, size: world.size });
+  const w = await loadTaskWorld(world);
+  if (o.origin) {
+    if (world.kind === 'osm') throw new CliError(`--origin: ${taskWorldLabel(world)} is a real place; its origin is its selection's centre (${w.osm!.source.georeference.lat}, ${w.osm!.source.georeference.lon})`);
+    georef = parseGeoreference(o.origin);
+  }
+  georef ??= worldGeoreference(w);
   const inventory = worldInventory(w);
   const tasks = new Map<string, ControlTask>();
   if (suite) {
@@ -116,7 +119,7 @@ if (isEntryPoint(import.meta.url)) runCli(async () => {
       },
     });
     const exposed = o.host !== '127.0.0.1' && o.host !== 'localhost' && o.host !== '::1';
-    console.error(`arena:serve: world ${world.seed} (${world.size} m), ${tasks.size} tasks, origin ${georef.lat}, ${georef.lon}; ready in ${((performance.now() - t0) / 1000).toFixed(1)} s at ${server.url}${o.token ? ' (bearer token required)' : ''}`);
+    console.error(`arena:serve: ${taskWorldLabel(world)}, ${tasks.size} tasks, origin ${georef.lat}, ${georef.lon}; ready in ${((performance.now() - t0) / 1000).toFixed(1)} s at ${server.url}${o.token ? ' (bearer token required)' : ''}`);
     if (exposed && !o.token) console.error(`arena:serve: listening on ${o.host} without a token: anyone who can reach this machine can drive it (give --token)`);
     console.error(`records: ${log}; Ctrl-C stops`);
     await new Promise<void>((done) => {

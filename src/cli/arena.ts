@@ -16,7 +16,6 @@ import { Command } from 'commander';
 import { PNG } from 'pngjs';
 import { deriveSeed } from '../core/random';
 import { CliError } from '../core/user-error';
-import { generateWorld } from '../world/world';
 import { renderWorldMap } from '../world/map-render';
 import { OracleAgent } from '../arena/agents/oracle';
 import { RandomAgent } from '../arena/agents/random';
@@ -32,13 +31,13 @@ import { taskWorld } from '../arena/generate/context';
 import { runArenaEpisode, type ArenaRecord } from '../arena/run-episode';
 import { arenaReportHtml } from '../arena/report-html';
 import { ladderTable, summarise, summaryTable } from '../arena/summary';
-import { ARENA_FAMILIES, checkTaskStarts, isUrbanGroundFamily, parseTaskFile, URBANGROUND_FAMILIES } from '../arena/task';
+import { ARENA_FAMILIES, checkTaskStarts, isUrbanGroundFamily, taskWorldLabel, URBANGROUND_FAMILIES } from '../arena/task';
 import { type LadderAgent, LadderOracle, LadderRandom } from '../arena/ladder/agent';
 import { LadderOpenAiAgent } from '../arena/ladder/openai';
 import type { LadderEpisode } from '../arena/ladder/episode';
 import { ServeImages } from './arena-serve-images';
 import { runLadderEpisode } from '../arena/ladder/run';
-import { DEFAULT_GEOREFERENCE } from '../world/georef';
+import { worldGeoreference } from '../world/georef';
 import { appendResult, parseShard, readResults, shardFromEnvironment } from '../bench/results-log';
 import { BenchProgress } from '../bench/progress';
 import { drawMapLabels } from './map-labels';
@@ -47,7 +46,7 @@ import { CONDITION_PRESETS } from '../world/conditions';
 import { ensureFolder, numberBetween, positiveInt } from './parse';
 import { ArenaImageRenderer } from './arena-render';
 import { withHarness, type Harness } from '../tools/browser-harness';
-import { resolveArenaSuite } from './arena-suite';
+import { loadArenaSuite } from './arena-suite';
 import { isEntryPoint, runCli } from './run-cli';
 
 /** Agents `--agent` accepts (`openai:MODEL` names any model of an OpenAI-compatible endpoint). */
@@ -143,11 +142,10 @@ if (isEntryPoint(import.meta.url)) runCli(async () => {
   }
   for (const f of o.family ?? []) if (!(ARENA_FAMILIES as readonly string[]).includes(f)) throw new CliError(`--family ${f}: unknown family (expected one of ${ARENA_FAMILIES.join(', ')})`);
   const shard = o.shard === 'auto' ? shardFromEnvironment(process.env, o.shards) : o.shard ? parseShard(o.shard) : { index: 1, count: 1 };
-  const suitePath = resolveArenaSuite(o.suite);
-  const suiteText = readFileSync(suitePath, 'utf8');
-  const file = parseTaskFile(suitePath, suiteText);
+  const { path: suitePath, text: suiteText, file, world } = await loadArenaSuite(o.suite);
   const suiteName = file.suite;
-  const w = taskWorld(generateWorld({ seed: file.world.seed, size: file.world.size }));
+  const w = taskWorld(world);
+  const georef = worldGeoreference(world);
   checkTaskStarts(suitePath, file, w.world.nav);
   const outDir = resolve(o.out ?? join('out/arena', `${suiteName}${shard.count > 1 ? `-shard${shard.index}of${shard.count}` : ''}`));
   const log = join(outDir, 'episodes.jsonl');
@@ -159,7 +157,7 @@ if (isEntryPoint(import.meta.url)) runCli(async () => {
   if (existsSync(log) && existsSync(identityFile)) {
     const held = JSON.parse(readFileSync(identityFile, 'utf8')) as typeof identity;
     if (held.suiteHash !== identity.suiteHash) {
-      throw new CliError(`--out ${outDir}: holds records of another suite (${held.suite}, world ${held.world.seed}, hash ${held.suiteHash}; this is ${identity.suite}, world ${identity.world.seed}, hash ${identity.suiteHash}); use --fresh or another --out`);
+      throw new CliError(`--out ${outDir}: holds records of another suite (${held.suite}, ${taskWorldLabel(held.world)}, hash ${held.suiteHash}; this is ${identity.suite}, ${taskWorldLabel(identity.world)}, hash ${identity.suiteHash}); use --fresh or another --out`);
     }
   }
   writeFileSync(identityFile, `${JSON.stringify(identity, null, 2)}\n`);
@@ -232,7 +230,7 @@ if (isEntryPoint(import.meta.url)) runCli(async () => {
         lastView = null;
         views = [];
         const record = isUrbanGroundFamily(j.task.family)
-          ? await runLadderEpisode(w.world, w.inventory, DEFAULT_GEOREFERENCE, j.task, makeLadderAgent(j.agent, seed, ctx), seed, ladderRender, j.condition ? CONDITION_PRESETS[j.condition] : null)
+          ? await runLadderEpisode(w.world, w.inventory, georef, j.task, makeLadderAgent(j.agent, seed, ctx), seed, ladderRender, j.condition ? CONDITION_PRESETS[j.condition] : null)
           : await runArenaEpisode(w.world, j.task, makeAgent(j.agent, seed, w.names, ctx), w.names, seed, renderUnder(j.condition));
         const truth = j.task.truth;
         if (judge && truth.scoring === 'fuzzy_match' && record.status === 'answered' && record.answer !== null) {
@@ -269,7 +267,7 @@ if (isEntryPoint(import.meta.url)) runCli(async () => {
   const rows = summarise(records.map((r) => (r.condition ? { ...r, agent: `${r.agent}@${r.condition}` } : r)));
   const meta = {
     suite: suiteName, suiteFile: suitePath, suiteHash: identity.suiteHash, commit: gitCommit(),
-    world: `${file.world.seed} (${file.world.size} m)`, agents: o.agent.join(', '), seeds: String(o.seeds), shard: `${shard.index}/${shard.count}`,
+    world: taskWorldLabel(file.world), agents: o.agent.join(', '), seeds: String(o.seeds), shard: `${shard.index}/${shard.count}`,
     date: new Date().toISOString().slice(0, 10),
     ...(o.agent.some((a) => a.startsWith('openai:')) || judge ? { apiBase: o.apiBase, promptHash: promptHash() } : {}),
     ...(judge ? { judge: o.judge! } : {}),

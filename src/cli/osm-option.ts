@@ -4,9 +4,13 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
+import { basename } from 'node:path';
 import type { Command } from 'commander';
 import { CliError } from '../core/user-error';
+import { readOsmWorldData, recordedOsmPath } from '../bench/osm-worlds-node';
+import { effectiveSelection, extractSelection } from '../world/osm/extract';
 import { buildOsmWorld } from '../world/osm/osm-world';
+import { osmWorldKey, registerOsmWorld, type OsmWorldRef } from '../world/osm/world-ref';
 import { readOsm } from '../world/osm/read';
 import { parseBbox, parseLatLon, type OsmSelection } from '../world/osm/selection';
 import type { OsmWorldSummary } from '../world/osm/world-data';
@@ -50,13 +54,66 @@ export function readOsmFile(file: string): { bytes: Uint8Array; md5: string } {
  * @throws CliError when `--centre`/`--bbox` come without `--osm`; OsmError for a bad file or selection.
  */
 export function osmWorldFromOptions(o: OsmOptionValues, size: number, seed = 0): World | null {
-  if (o.osm === undefined) {
-    if (o.centre !== undefined || o.bbox !== undefined) throw new CliError(`${o.centre !== undefined ? '--centre' : '--bbox'}: only with --osm FILE`);
-    return null;
-  }
+  if (!hasOsm(o)) return null;
   const selection = osmSelection(o, size);
   const { bytes, md5 } = readOsmFile(o.osm);
   return buildOsmWorld(readOsm(bytes, o.osm), { file: o.osm, md5, selection, seed });
+}
+
+/**
+ * Whether the options name an OSM world.
+ *
+ * @throws CliError when `--centre`/`--bbox` come without `--osm`.
+ */
+export function hasOsm(o: OsmOptionValues): o is OsmOptionValues & { osm: string } {
+  if (o.osm === undefined && (o.centre !== undefined || o.bbox !== undefined)) throw new CliError(`${o.centre !== undefined ? '--centre' : '--bbox'}: only with --osm FILE`);
+  return o.osm !== undefined;
+}
+
+/**
+ * The OSM world the options name, as a suite or task file records it (the path relative to the
+ * repository root where it can be, the md5, the selection as resolved: an extract given alone
+ * brings its own) and the world, registered (src/world/osm/world-ref.ts).
+ *
+ * @throws CliError for a missing file; OsmError for a bad file or selection.
+ */
+export function osmWorldRefFromOptions(o: OsmOptionValues & { osm: string }, size: number, seed: number): { ref: OsmWorldRef; world: World } {
+  const { bytes, md5 } = readOsmFile(o.osm);
+  const data = readOsm(bytes, o.osm);
+  const ref: OsmWorldRef = { kind: 'osm', path: recordedOsmPath(o.osm), md5, selection: effectiveSelection(data, osmSelection(o, size)), seed };
+  return { ref, world: registerOsmWorld(ref, data) };
+}
+
+/** The ref a real place's world records (its source, and the seed it was built with). */
+export function osmRefOfWorld(world: World): OsmWorldRef | null {
+  const src = world.osm?.source;
+  return src ? { kind: 'osm', path: src.file, md5: src.md5, selection: src.selection, seed: world.seed } : null;
+}
+
+/** Extracts sent to the page, by world key (a real place's is cut once per run). */
+const pageExtracts = new Map<string, string>();
+
+/**
+ * What the page's `openWorldView` needs to build `world` (src/sensors/headless-api.ts): the seed
+ * and size of a procedural world, or a real place's ref and the extract of its selection.
+ *
+ * @throws UserError naming the OSM file when it is missing or changed since the world was built.
+ */
+export async function pageWorldOf(world: World): Promise<{ seed: number; worldSize: number; osm?: { ref: OsmWorldRef; extract: string } }> {
+  const ref = osmRefOfWorld(world);
+  if (!ref) return { seed: world.seed, worldSize: world.size };
+  const key = osmWorldKey(ref);
+  let extract = pageExtracts.get(key);
+  if (extract === undefined) {
+    extract = JSON.stringify(extractSelection(await readOsmWorldData(ref), ref.selection, ref.path, ref.md5));
+    pageExtracts.set(key, extract);
+  }
+  return { seed: world.seed, worldSize: world.size, osm: { ref, extract } };
+}
+
+/** A place's short name from its OSM file, for ids and suite names: `scenes/cities/monaco-casino.json` → `monaco-casino`. */
+export function osmPlaceName(file: string): string {
+  return basename(file).replace(/\.(osm\.pbf|pbf|osm|xml|json)$/i, '').replace(/[^A-Za-z0-9_-]/g, '_');
 }
 
 const ids = (list: readonly (string | number)[], prefix = ''): string => (list.length === 0 ? '' : ` (${list.slice(0, 8).map((x) => `${prefix}${x}`).join(', ')}${list.length > 8 ? ', …' : ''})`);

@@ -15,6 +15,8 @@ import type { SplatBackground, SplatViewOptions } from '../splats/splat-backgrou
 import type { SplatCloud } from '../splats/splat-cloud';
 import { renderWorldMap } from '../world/map-render';
 import { generateWorld, type World } from '../world/world';
+import { readExtract } from '../world/osm/extract';
+import { osmWorldLabel, registeredOsmWorld, registerOsmWorld, type OsmWorldRef } from '../world/osm/world-ref';
 import { StreetView, type PlacedPedestrian } from './street-view';
 import { type BakeOptions, ChunkedWorld, DEFAULT_CHUNK_SIZE, DEFAULT_VIEW_DISTANCE } from '../world/bake/chunks';
 import { defaultWorldCamera } from '../world/bake/default-camera';
@@ -42,6 +44,11 @@ export interface WorldViewRequest extends ViewCameraRequest {
   seed: number;
   /** World side length, metres (default 400). */
   worldSize?: number;
+  /**
+   * A real place instead of the procedural world of `seed`: its ref and a Curbside OSM extract of
+   * at least its selection (src/world/osm/extract.ts), registered once per page.
+   */
+  osm?: { ref: OsmWorldRef; extract: string };
   /** Chunk side, metres (default 32). */
   chunkSize?: number;
   /** View distance for chunk selection, metres (default 60). */
@@ -158,22 +165,28 @@ async function openView(o: Omit<Parameters<typeof viewSource>[1], 'background'> 
   }
 }
 
+/** The real place of a view request, built from its extract the first time (src/world/osm/world-ref.ts). @throws OsmError for a bad extract. */
+function pageOsmWorld(osm: NonNullable<WorldViewRequest['osm']>): World {
+  return registeredOsmWorld(osm.ref) ?? registerOsmWorld(osm.ref, readExtract(new TextEncoder().encode(osm.extract), osm.ref.path));
+}
+
 /**
- * Generates the world of `seed`, bakes the chunks visible from the camera (default: on a sidewalk
+ * Generates the world of `seed` (or builds the real place of `osm`), bakes the chunks visible from the camera (default: on a sidewalk
  * at robot height, see `defaultWorldCamera`) and opens a view of them.
  *
  * @throws RangeError on a bad seed, world size or chunk size, or a placed pedestrian outside the world; Error on a bad camera or when no chunk is in view.
  */
 export async function openWorldView(req: WorldViewRequest): Promise<ViewOpened> {
   const t0 = performance.now();
-  const world = generateWorld({ seed: req.seed, size: req.worldSize });
+  const world = req.osm ? pageOsmWorld(req.osm) : generateWorld({ seed: req.seed, size: req.worldSize });
+  const name = req.osm ? osmWorldLabel(req.osm.ref) : `world ${world.seed}`;
   const camera = applyOverrides(defaultWorldCamera(world, { widthPx: req.width, heightPx: req.height }), req);
-  checkPlaced(world, req.pedestrianAt ?? [], `world ${world.seed}`);
+  checkPlaced(world, req.pedestrianAt ?? [], name);
   const chunked = new ChunkedWorld(world, req.chunkSize ?? DEFAULT_CHUNK_SIZE, req.bake);
   const viewDistance = req.viewDistance ?? DEFAULT_VIEW_DISTANCE;
-  if (chunked.view(camera, { viewDistance }).cloud.count === 0) throw new Error(`world ${world.seed}: no chunk is visible from eye ${camera.eye.join(',')}`);
+  if (chunked.view(camera, { viewDistance }).cloud.count === 0) throw new Error(`${name}: no chunk is visible from eye ${camera.eye.join(',')}`);
   return openView({
-    world, background: chunked, camera, name: `world ${world.seed}`, viewDistance, pedestrians: req.pedestrians ?? 0, maxPedestrians: req.maxPedestrians, placed: req.pedestrianAt ?? [],
+    world, background: chunked, camera, name, viewDistance, pedestrians: req.pedestrians ?? 0, maxPedestrians: req.maxPedestrians, placed: req.pedestrianAt ?? [],
     conditions: req.conditions, totalChunks: chunked.grid.nx * chunked.grid.ny, t0,
   });
 }

@@ -30,7 +30,7 @@ import { z } from 'zod';
 import { pointInRing, signedArea, type Ring } from '../core/geometry2d';
 import { UserError } from '../core/user-error';
 import { CLOCK_TIME, WEATHERS } from '../world/conditions';
-import { OsmSelectionSchema } from '../world/osm/selection';
+import { OsmWorldRefSchema } from '../world/osm/world-ref';
 
 /** SidewalkBench's pedestrian-reactive behaviours (seeds/002 §3.2) plus the pedestrian-free reference. */
 export const BEHAVIOURS = ['static', 'obstructing', 'conversing', 'queuing', 'frontal', 'lateral', 'overtaking', 'ped-crossing', 'gesturing'] as const;
@@ -122,12 +122,8 @@ export const ScenarioSchema = z.object({
     /** A generated world: its seed and side in metres (default 400, the suites' worlds; up to SidewalkBench's 2 km). */
     z.object({ kind: z.literal('procedural'), seed: z.number().int().nonnegative(), size: z.number().int().min(150).max(2000).optional() }).strict(),
     z.object({ kind: z.literal('scene'), path: z.string().min(1) }).strict(),
-    /**
-     * A real place (src/world/osm): the OSM file as given (relative to the repository root, or
-     * absolute), the md5 of its bytes (a file that no longer matches is refused), the selection and
-     * the world seed of what OSM leaves open (generated furniture, building heights without tags).
-     */
-    z.object({ kind: z.literal('osm'), path: z.string().min(1), md5: z.string().regex(/^[0-9a-f]{32}$/, 'expected the md5 of the OSM file (32 hex digits)'), selection: OsmSelectionSchema, seed: z.number().int().nonnegative().default(0) }).strict(),
+    /** A real place (src/world/osm/world-ref.ts): the OSM file, its md5, the selection and the seed of what OSM leaves open. */
+    OsmWorldRefSchema,
   ]),
   robot: z.object({
     /** Start pose (x, y, yaw). */

@@ -47,6 +47,14 @@ export interface GeodeticPosition {
 export const DEFAULT_GEOREFERENCE: Georeference = { lat: 47.3769, lon: 8.5417, height: 408 };
 
 /**
+ * A world's own georeference: a real place's (its selection's centre: `world.osm.source`), else the
+ * default of generated worlds ({@link DEFAULT_GEOREFERENCE}).
+ */
+export function worldGeoreference(world: { osm?: { source: { georeference: Georeference } } }): Georeference {
+  return world.osm?.source.georeference ?? DEFAULT_GEOREFERENCE;
+}
+
+/**
  * Checks a georeference.
  *
  * @throws GeoreferenceError naming `what` when latitude is outside [-89, 89]° (the ENU frame degenerates at

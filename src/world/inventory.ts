@@ -176,7 +176,9 @@ export function worldInventory(world: World): WorldInventory {
       const entrance = p3([src.centre[0] + src.front[0] * reach, src.centre[1] + src.front[1] * reach]);
       const near = nearestNode(entrance);
       const place = osmPlaceOf.get(o.id);
-      if (near) return [{ id: o.id, kind: 'storefront', name: a.shop, position: o.position, street: o.street, address: addressText(a), entrance, ...near, ...(place ? { osm: { id: place.osmId, kind: place.kind } } : {}) }];
+      // A real place's shop stands on its address's street (addr:street, or a named street beside it: names.ts nameOsmWorld).
+      const street = world.osm ? names.streets[a.street].name : o.street;
+      if (near) return [{ id: o.id, kind: 'storefront', name: a.shop, position: o.position, street, address: addressText(a), entrance, ...near, ...(place ? { osm: { id: place.osmId, kind: place.kind } } : {}) }];
       o.name = addressText(a); // faces no sidewalk of the network (a fork's island): no shop sign
       return [];
     }

@@ -15,6 +15,7 @@ import type { StreetNetwork } from './network';
 import type { StaticObject } from './objects';
 import type { OsmWorldData } from './osm/world-data';
 import { arcLengths, projectOnPolyline } from './polyline';
+import { BoxGrid } from './spatial-index';
 
 /** Largest bend, degrees, at which a street carries on through a junction under the same name. */
 export const CONTINUATION_DEG = 30;
@@ -255,6 +256,9 @@ export function nameWorld(net: StreetNetwork, buildings: readonly StaticObject[]
   return { streets, streetOf, addresses: placed.sort((p, q) => p.objectId - q.objectId) };
 }
 
+/** How much farther than the nearest (unnamed) street a really named street may be to give a building without `addr:street` its address, metres. */
+export const REAL_NAME_SLACK = 20;
+
 /**
  * Names of a world from OSM: streets chained through junctions under their real name (`name`, else
  * `ref`); unnamed chains get a generated name (`generated: true`); addresses and storefront names
@@ -283,17 +287,39 @@ export function nameOsmWorld(net: StreetNetwork, obstacles: readonly StaticObjec
   const byName = new Map<string, number[]>();
   for (const s of streets) byName.set(s.name, [...(byName.get(s.name) ?? []), s.id]);
   const objectById = new Map(obstacles.map((o) => [o.id, o]));
+  const streetsNear = new BoxGrid<number>(50);
+  for (const st of net.streets) {
+    let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+    for (const [x, y] of st.centreline) { x0 = Math.min(x0, x); y0 = Math.min(y0, y); x1 = Math.max(x1, x); y1 = Math.max(y1, y); }
+    streetsNear.insert([x0, y0, x1, y1], st.id);
+  }
   const addresses: Address[] = [];
   for (const b of osm.buildings) {
     if (b.houseNumber === null && b.place === null) continue;
     const o = objectById.get(b.objectIds[0]);
     if (!o || !streetOf.has(o.streetId)) continue;
-    // `addr:street` names the street when the world has it (the nearest of that name), else the nearest street.
-    const candidates = (b.addrStreet !== null ? byName.get(b.addrStreet) : undefined) ?? [streetOf.get(o.streetId)!];
-    let best = { street: candidates[0], s: 0, d: Infinity, side: 1 };
-    for (const id of candidates) {
+    // `addr:street` names the street when the world has it (the nearest of that name); else the
+    // nearest street, or a street with a real name at most REAL_NAME_SLACK farther (a building
+    // beside an unnamed footway is known by the named street it also stands on).
+    const named = b.addrStreet !== null ? byName.get(b.addrStreet) : undefined;
+    const project = (id: number) => {
       const pr = projectOnPolyline(lines[id], o.centre[0], o.centre[1], cums[id]);
-      if (pr.d < best.d) best = { street: id, s: pr.s, d: pr.d, side: pr.side };
+      return { street: id, s: pr.s, d: pr.d, side: pr.side };
+    };
+    let best = { street: -1, s: 0, d: Infinity, side: 1 };
+    for (const id of named ?? [streetOf.get(o.streetId)!]) {
+      const c = project(id);
+      if (c.d < best.d) best = c;
+    }
+    if (!named && streets[best.street].generated) {
+      let real = { ...best, d: Infinity };
+      for (const sid of streetsNear.query([o.centre[0] - best.d - REAL_NAME_SLACK, o.centre[1] - best.d - REAL_NAME_SLACK, o.centre[0] + best.d + REAL_NAME_SLACK, o.centre[1] + best.d + REAL_NAME_SLACK])) {
+        const id = streetOf.get(sid)!;
+        if (streets[id].generated) continue;
+        const c = project(id);
+        if (c.d < real.d) real = c;
+      }
+      if (real.d <= best.d + REAL_NAME_SLACK) best = real;
     }
     const lead = b.houseNumber === null ? 0 : Number.parseInt(b.houseNumber, 10);
     addresses.push({ objectId: o.id, street: best.street, number: Number.isFinite(lead) ? lead : 0, houseNumber: b.houseNumber, side: best.side > 0 ? 'left' : 'right', s: best.s, shop: b.place?.name ?? null });

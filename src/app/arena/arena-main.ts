@@ -10,13 +10,16 @@
  * URL options: `?task=ID` starts that task; `w`, `h` set the view size (default 640×480; smaller is
  * faster on software renderers). Scripted use (tests): `window.curbsideArena`.
  */
-import suiteUrl from '../../../scenes/arena/cityarena.json?url';
+import cityArenaUrl from '../../../scenes/arena/cityarena.json?url';
+import monacoSuiteUrl from '../../../scenes/arena/monaco-casino.json?url';
+import monacoExtractUrl from '../../../scenes/cities/monaco-casino.json?url';
+import { readExtract } from '../../world/osm/extract';
+import { registeredOsmWorld, registerOsmWorld } from '../../world/osm/world-ref';
 import { actionText, type ArenaAction } from '../../arena/actions';
 import { ArenaEpisode, type ArenaObservation, type EpisodeStatus } from '../../arena/episode';
 import { taskWorld, type TaskWorld } from '../../arena/generate/context';
-import { parseTaskFile, type ArenaTask, type ArenaTaskFile } from '../../arena/task';
+import { parseTaskFile, taskFileWorld, taskWorldLabel, type ArenaTask, type ArenaTaskFile } from '../../arena/task';
 import { acquireDevice, GpuUnavailableError } from '../../gpu/device';
-import { generateWorld } from '../../world/world';
 import { download } from '../capture';
 import { el, showBanner } from '../ui';
 import { keyAction, KEY_HELP } from './arena-keys';
@@ -64,6 +67,13 @@ const sizeParam = (k: string, fallback: number) => {
 };
 const viewSize = { width: sizeParam('w', ARENA_VIEW.width), height: sizeParam('h', ARENA_VIEW.height), fovYDeg: ARENA_VIEW.fovYDeg };
 
+/** The suites the page plays (`?suite=NAME`), by name: their task files, bundled. */
+const PAGE_SUITES: Readonly<Record<string, string>> = { cityarena: cityArenaUrl, 'monaco-casino': monacoSuiteUrl };
+/** The real places those suites are set in: their Curbside OSM extracts, by the path the task file records. */
+const PAGE_EXTRACTS: Readonly<Record<string, string>> = { 'scenes/cities/monaco-casino.json': monacoExtractUrl };
+const suiteName = params.get('suite') ?? 'cityarena';
+
+const suitePicker = $<HTMLSelectElement>('suite');
 const picker = $<HTMLSelectElement>('task');
 const restartButton = $<HTMLButtonElement>('restart');
 const instructionBox = $('instruction');
@@ -338,14 +348,34 @@ mapCanvas.onclick = () => mapCanvas.classList.toggle('large');
 
 /** Loads the suite, the world and the renderer, then the first task. */
 async function load(): Promise<void> {
+  const suiteUrl = PAGE_SUITES[suiteName];
+  if (!suiteUrl) throw new Error(`?suite=${suiteName}: not a suite of this page (${Object.keys(PAGE_SUITES).join(', ')})`);
+  suitePicker.value = suiteName;
+  suitePicker.onchange = () => {
+    const u = new URL(location.href);
+    u.searchParams.set('suite', suitePicker.value);
+    u.searchParams.delete('task');
+    location.href = u.toString();
+  };
   setStatus('loading the suite…');
+  const path = `scenes/arena/${suiteName}.json`;
   const res = await fetch(suiteUrl);
-  if (!res.ok) throw new Error(`scenes/arena/cityarena.json: HTTP ${res.status}`);
-  file = parseTaskFile('scenes/arena/cityarena.json', await res.text());
+  if (!res.ok) throw new Error(`${path}: HTTP ${res.status}`);
+  file = parseTaskFile(path, await res.text());
   fillPicker(file);
-  setStatus(`generating world ${file.world.seed} (${file.world.size} m)…`);
+  const ref = file.world;
+  if (ref.kind === 'osm' && !registeredOsmWorld(ref)) {
+    const extractUrl = PAGE_EXTRACTS[ref.path];
+    if (!extractUrl) throw new Error(`${path}: its real place ${ref.path} is not one this page has (${Object.keys(PAGE_EXTRACTS).join(', ')})`);
+    setStatus(`building ${taskWorldLabel(ref)} from OpenStreetMap…`);
+    const x = await fetch(extractUrl);
+    if (!x.ok) throw new Error(`${ref.path}: HTTP ${x.status}`);
+    const bytes = new Uint8Array(await x.arrayBuffer());
+    await new Promise((r) => setTimeout(r, 0));
+    registerOsmWorld(ref, readExtract(bytes, ref.path));
+  } else setStatus(`generating ${taskWorldLabel(ref)}…`);
   await new Promise((r) => setTimeout(r, 0));
-  tw = taskWorld(generateWorld({ seed: file.world.seed, size: file.world.size }));
+  tw = taskWorld(taskFileWorld(ref));
   viewCanvas.width = viewSize.width;
   viewCanvas.height = viewSize.height;
   try {
@@ -360,7 +390,8 @@ async function load(): Promise<void> {
   }
   const wanted = params.get('task');
   await choose(wanted && file.tasks.some((t) => t.id === wanted) ? wanted : file.tasks[0].id);
-  setStatus(`${file.suite}: ${file.tasks.length} tasks in world ${file.world.seed}. Pick one, play with the keys, type your answer.`);
+  const credit = file.attribution ? ` Map data ${file.attribution}` : '';
+  setStatus(`${file.suite}: ${file.tasks.length} tasks in ${taskWorldLabel(file.world)}. Pick one, play with the keys, type your answer.${credit}`);
 }
 
 handle.ready = load().catch((e) => {

@@ -11,8 +11,7 @@ import type { ArenaAgent } from '../../arena/agent';
 import { ArenaEpisode } from '../../arena/episode';
 import { taskWorld, type TaskWorld } from '../../arena/generate/context';
 import { runArenaEpisode } from '../../arena/run-episode';
-import { parseTaskFile, type ArenaTaskFile } from '../../arena/task';
-import { generateWorld } from '../../world/world';
+import { parseTaskFile, type ArenaTaskFile, taskFileWorld } from '../../arena/task';
 import { keyAction } from './arena-keys';
 import { LOCATION_MAP_METRES } from '../../arena/map-images';
 import { locationMapSpec, taskMapSpec } from './arena-map';
@@ -44,7 +43,7 @@ describe('arena page', () => {
   let tw: TaskWorld;
   beforeAll(() => {
     file = parseTaskFile('cityarena.json', readFileSync(SUITE, 'utf8'));
-    tw = taskWorld(generateWorld({ seed: file.world.seed, size: file.world.size }));
+    tw = taskWorld(taskFileWorld(file.world));
   }, 60_000);
   const task = (family: string) => file.tasks.find((t) => t.family === family)!;
 

@@ -11,12 +11,12 @@ import { join, resolve } from 'node:path';
 import { PNG } from 'pngjs';
 import * as PImage from 'pureimage';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { generateWorld, type World } from '../../world/world';
+import type { World } from '../../world/world';
 import type { ObservationImages, PrivilegedView } from '../agent';
 import type { ArenaObservation } from '../episode';
 import { taskWorld } from '../generate/context';
 import { runArenaEpisode } from '../run-episode';
-import { parseTaskFile, type ArenaTask } from '../task';
+import { parseTaskFile, type ArenaTask, taskFileWorld } from '../task';
 import {
   COUNT_PRIOR, COUNT_STEPS, countedKind, LOCALIZATION_PRIOR, LOCALIZATION_STEPS, OcrAgent, type OcrResult, type OcrWord, pngSize, relationalGuess, relationOf,
   signLines, targetOf, textMatches, type TextReader,
@@ -270,7 +270,7 @@ describe('OcrAgent in episodes', () => {
   let names: string[];
   beforeAll(() => {
     const file = parseTaskFile(SUITE, readFileSync(SUITE, 'utf8'));
-    world = generateWorld({ seed: file.world.seed, size: file.world.size });
+    world = taskFileWorld(file.world);
     tasks = [...new Set(file.tasks.map((t) => t.family))].map((f) => file.tasks.find((t) => t.family === f)!);
     names = taskWorld(world).names;
   }, 120_000);

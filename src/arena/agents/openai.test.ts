@@ -8,12 +8,12 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { completion, deadPort, Stub, type ChatRequest } from '../../../test/chat-stub';
-import { generateWorld, type World } from '../../world/world';
+import type { World } from '../../world/world';
 import type { ObservationImages, PrivilegedView } from '../agent';
 import type { ArenaObservation } from '../episode';
 import { taskWorld } from '../generate/context';
 import { runArenaEpisode } from '../run-episode';
-import { parseTaskFile, type ArenaTask } from '../task';
+import { parseTaskFile, type ArenaTask, taskFileWorld } from '../task';
 import { BACKOFF_BASE_MS, OpenAiAgent, pngDataUrl, RETRY_AFTER_CAP_MS, retryDelayMs } from './openai';
 import { fnv1a64, promptHash, SYSTEM_PROMPT, userTurnText } from './prompts';
 
@@ -216,7 +216,7 @@ describe('OpenAiAgent in an episode', () => {
   beforeAll(() => {
     const path = resolve(import.meta.dirname, '../../../scenes/arena/cityarena.json');
     const file = parseTaskFile(path, readFileSync(path, 'utf8'));
-    world = generateWorld({ seed: file.world.seed, size: file.world.size });
+    world = taskFileWorld(file.world);
     task = file.tasks.find((t) => t.family === 'localization')!;
     names = taskWorld(world).names;
   }, 120_000);

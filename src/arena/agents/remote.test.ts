@@ -8,15 +8,14 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { generateWorld } from '../../world/world';
 import { taskWorld } from '../generate/context';
 import { runArenaEpisode } from '../run-episode';
-import { parseTaskFile } from '../task';
+import { parseTaskFile, taskFileWorld } from '../task';
 import { RemoteArenaServer } from './remote';
 
 const PATH = resolve(import.meta.dirname, '../../../scenes/arena/cityarena.json');
 const file = parseTaskFile(PATH, readFileSync(PATH, 'utf8'));
-const w = taskWorld(generateWorld({ seed: file.world.seed, size: file.world.size }));
+const w = taskWorld(taskFileWorld(file.world));
 const task = file.tasks.find((t) => t.family === 'localization')!;
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 1, 2, 3]);
 const render = async () => ({ view: PNG, map: PNG, reference: null });

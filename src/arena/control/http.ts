@@ -288,7 +288,7 @@ export class ControlServer {
         case '/health':
           return this.send(res, 200, {
             ok: true, service: 'curbside arena:serve', status: 'ready', endpoints: ENDPOINTS, tasks: s.taskIds().length,
-            world: { seed: s.world.seed, size: s.world.size }, georeference: s.georef, driver: this.holder,
+            world: { seed: s.world.seed, size: s.world.size, ...(s.world.osm ? { osm: { file: s.world.osm.source.file, md5: s.world.osm.source.md5, selection: s.world.osm.source.selection, attribution: s.world.osm.source.attribution } } : {}) }, georeference: s.georef, driver: this.holder,
           });
         case '/state':
           return this.send(res, 200, s.state());

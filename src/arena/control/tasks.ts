@@ -20,16 +20,37 @@ import { DEFAULT_CONDITIONS } from '../../world/conditions';
 import { navIndex } from '../../world/nav-index';
 import { navDistances } from '../network';
 import { UserError } from '../../core/user-error';
-import { type ArenaTask, isUrbanGroundFamily, URBANGROUND_FAMILY_KIND } from '../task';
+import { type ArenaTask, isUrbanGroundFamily, TaskWorldSchema, URBANGROUND_FAMILY_KIND } from '../task';
 import type { ControlTask } from './session';
 
-/** What `arena:export` writes beside the task files: the world and georeference they were made in. */
-export interface ExportManifest {
-  format: 'curbside-urbanground-export';
-  version: 1;
-  world: { seed: number; size: number };
-  georeference: Georeference;
-  suite: string;
+/** What `arena:export` writes beside the task files (`curbside.json`): the world and georeference they were made in. */
+const ExportManifestSchema = z.object({
+  format: z.literal('curbside-urbanground-export'),
+  version: z.literal(1),
+  world: TaskWorldSchema,
+  georeference: z.object({ lat: z.number(), lon: z.number(), height: z.number() }),
+  suite: z.string().min(1),
+});
+export type ExportManifest = z.infer<typeof ExportManifestSchema>;
+
+/**
+ * Parses an export manifest's text.
+ *
+ * @throws UrbanGroundTaskError naming `source` and the first failing field.
+ */
+export function parseExportManifest(source: string, text: string): ExportManifest {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (e) {
+    throw new UrbanGroundTaskError(`${source}: not JSON (${(e as Error).message})`);
+  }
+  const r = ExportManifestSchema.safeParse(json);
+  if (!r.success) {
+    const i = r.error.issues[0];
+    throw new UrbanGroundTaskError(`${source}: not an arena:export manifest: ${i.path.length ? i.path.join('.') : '(root)'}: ${i.message}`);
+  }
+  return r.data;
 }
 
 /** UrbanGround's task kinds: id prefix → numeric type and type name. */

@@ -50,8 +50,28 @@ export function ordinal(n: number): string {
   return ['zeroth', 'first', 'second', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth', 'tenth'][n] ?? `${n}th`;
 }
 
-/** The lower-case kind of a landmark as a person says it ("bakery", "bus stop", "statue"). */
+/** The kind an OSM tag value names, as a person says it: `place_of_worship` → "place of worship". */
+export function osmKindWord(kind: string): string {
+  const value = kind.slice(kind.indexOf('=') + 1).replace(/_/g, ' ').toLowerCase();
+  return value === 'yes' ? kind.slice(0, kind.indexOf('=')) : value;
+}
+
+/**
+ * The lower-case kind of a landmark as a person says it ("bakery", "bus stop", "statue"); a real
+ * place's from its OSM kind (`amenity=pharmacy` → "pharmacy", `shop=yes` → "shop").
+ */
 export function landmarkKindWord(l: Landmark): string {
+  if (l.osm) return osmKindWord(l.osm.kind);
   if (l.kind === 'storefront') return l.name.split(' ').slice(1).join(' ').toLowerCase() || 'shop';
   return l.kind === 'bus-stop' ? 'bus stop' : l.kind;
+}
+
+/** Where a landmark is, as a task says it: its address ("12 Oak Street"), else its street. */
+export function landmarkWhere(l: Landmark): string {
+  return l.address ?? l.street;
+}
+
+/** A landmark as a task names it: "Rossi Bakery, the bakery at 12 Oak Street", "Spar, the supermarket on Avenue de Grande-Bretagne". */
+export function describeLandmark(l: Landmark): string {
+  return l.address ? `${l.name}, the ${landmarkKindWord(l)} at ${l.address}` : `${l.name}, the ${landmarkKindWord(l)} on ${l.street}`;
 }

@@ -13,7 +13,7 @@ import { navIndex } from '../../world/nav-index';
 import { COORDINATE_EPSILON, MAP_NAV_EPSILON } from '../scoring';
 import { decisionPoints, navDistances, pathTo, type NavDistances } from '../network';
 import type { ArenaTask, CityArenaFamily, Difficulty } from '../task';
-import { landmarkKindWord, type TaskWorld } from './context';
+import { describeLandmark, type TaskWorld } from './context';
 import { numberedDirections, writeDirections } from './directions';
 import { EYE_HEIGHT } from '../episode';
 
@@ -119,7 +119,7 @@ export const landmarkLanguage: FamilyGenerator = (w, rng, difficulty) => {
   const s = searchStart(w, rng, difficulty, w.targets);
   if (!s) return null;
   const { target } = s;
-  const what = target.kind === 'storefront' ? `${target.name}, the ${landmarkKindWord(target)} at ${target.address}` : `${target.name}, the ${landmarkKindWord(target)} on ${target.street}`;
+  const what = describeLandmark(target);
   return {
     family: 'landmark-language', difficulty,
     instruction: `Your task is to go to ${what}. When you get in front of ${target.name}, use the ANSWER action to confirm completion.\n\nThe goal is not far from the starting point.`,

@@ -14,7 +14,7 @@ import { decisionPoints, navDistances, pathTo } from '../network';
 import { shortestNavPath } from '../../world/nav-index';
 import { closedEdges } from '../ladder/agent';
 import type { Difficulty } from '../task';
-import { landmarkKindWord, TARGET_REACH, type TaskWorld } from './context';
+import { describeLandmark, landmarkKindWord, TARGET_REACH, type TaskWorld } from './context';
 import type { TaskDraft } from './families';
 
 /** UrbanGround's arrival radius, metres. */
@@ -60,10 +60,8 @@ export function facingPoint(w: TaskWorld, n: number, towards: Vec2): number {
   return best;
 }
 
-/** A landmark as a task names it: "Rossi Bakery, the bakery at 12 Oak Street" or "Statue of …, the statue on Oak Street". */
-export function describe(l: Landmark): string {
-  return l.kind === 'storefront' ? `${l.name}, the ${landmarkKindWord(l)} at ${l.address}` : `${l.name}, the ${landmarkKindWord(l)} on ${l.street}`;
-}
+/** A landmark as a task names it (context.ts describeLandmark). */
+export const describe = describeLandmark;
 
 /** A start node whose shortest walk to `target` lies in `band`, and that walk (start first); or null. */
 export function startInBand(w: TaskWorld, rng: Rng, target: Landmark, band: [number, number]): { start: number; walk: number; path: number[] } | null {
@@ -78,10 +76,11 @@ export function startInBand(w: TaskWorld, rng: Rng, target: Landmark, band: [num
 
 /**
  * The kind of place a landmark is, as place search asks for it: a storefront's shop kind from its
- * sign (`SHOP_KINDS`, lower case: "pharmacy"), else the landmark kind ("bus stop", "kiosk", …).
+ * sign (`SHOP_KINDS`, lower case: "pharmacy"), else the landmark kind ("bus stop", "kiosk", …); a
+ * real place's from its OSM kind ("pharmacy", "bank", "hotel").
  */
 export function placeKind(l: Landmark): string {
-  if (l.kind !== 'storefront') return landmarkKindWord(l);
+  if (l.kind !== 'storefront' || l.osm) return landmarkKindWord(l);
   const word = l.name.split(' ').find((t) => (SHOP_KINDS as readonly string[]).includes(t));
   return word ? word.toLowerCase() : 'shop';
 }

@@ -1,6 +1,6 @@
 
 import { shortestNavPath, navIndex } from '../../world/nav-index';
-import { DEFAULT_GEOREFERENCE } from '../../world/georef';
+import { worldGeoreference } from '../../world/georef';
 import { decisionPoints } from '../network';
 import { LadderOracle } from '../ladder/agent';
 import { LadderEpisode } from '../ladder/episode';
@@ -30,7 +30,7 @@ export const dynamicClosure: LadderGenerator = async (w, rng, difficulty) => {
     stepLimit: LADDER_STEP_LIMIT, source: noSource,
   };
   // Where the oracle stands at the notice: walk it there on the task without closures.
-  const probe = new LadderEpisode(w.world, w.inventory, DEFAULT_GEOREFERENCE, plain);
+  const probe = new LadderEpisode(w.world, w.inventory, worldGeoreference(w.world), plain);
   const oracle = new LadderOracle();
   oracle.begin(null, { world: w.world, task: plain, session: probe.session });
   while (probe.steps.filter((x) => x.valid).length < CLOSURE_NOTICE_STEPS) {

@@ -14,6 +14,7 @@
  * Stops stand at least 2 × the arrival radius + 5 m apart and from the start, so that reaching one
  * never counts as reaching another.
  */
+import { landmarkWhere } from './context';
 import type { Vec2 } from '../../world/geometry';
 import type { Landmark } from '../../world/inventory';
 import { navDistances } from '../network';
@@ -38,11 +39,15 @@ const ERRANDS: Record<string, string> = {
   bakery: 'pick up a cake', cafe: 'meet a friend for coffee', pharmacy: 'collect a prescription', books: 'pick up an ordered book',
   hardware: 'buy a drill bit', florist: 'collect a bouquet', grocery: 'buy vegetables', barber: 'have a haircut', laundry: 'drop off shirts',
   deli: 'buy lunch', optician: 'pick up new glasses', tailor: 'collect a suit', 'bus stop': 'meet a friend off the bus', kiosk: 'buy a newspaper',
+  // Kinds of real places (OSM values, context.ts osmKindWord).
+  bank: 'see an adviser', restaurant: 'have lunch with a client', hotel: 'meet a guest in the lobby', supermarket: 'buy groceries',
+  'post office': 'post a parcel', pub: 'meet friends for a drink', 'fast food': 'grab a quick bite', cinema: 'pick up film tickets',
+  theatre: 'collect theatre tickets', 'place of worship': 'attend a service', casino: 'meet a friend', attraction: 'meet a tour guide',
 };
 
 const far = (p: Vec2, others: readonly Vec2[]) => others.every((q) => Math.hypot(p[0] - q[0], p[1] - q[1]) >= STOP_SEPARATION);
 const clock = (minutes: number) => `${String(Math.floor(minutes / 60) % 24).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
-const place = (l: Landmark) => (l.kind === 'storefront' ? `${l.name} (${l.address})` : `${l.name} (${l.street})`);
+const place = (l: Landmark) => `${l.name} (${landmarkWhere(l)})`;
 
 /** Time-window schedule (see the module comment). */
 export const schedule: LadderGenerator = (w, rng, difficulty) => {

@@ -43,10 +43,21 @@ export const INTENTS: Readonly<Record<string, readonly string[]>> = {
   tailor: ['My trousers need hemming.', 'A button came off my jacket and I want it sewn back on properly.'],
   'bus stop': ['I need to catch a bus across town.', 'I want to check when the next bus leaves.'],
   kiosk: ['I want to buy a newspaper and a snack.', 'I need a bottle of water quickly.'],
+  // Kinds of real places (OSM `shop=*` / `amenity=*` / `tourism=*` values, context.ts osmKindWord).
+  bank: ['I need to withdraw some cash.', 'I have to pay a cheque into my account.'],
+  restaurant: ['I want to sit down for a proper dinner.', 'I am meeting a friend for lunch and we want table service.'],
+  hotel: ['I need a room for tonight.', 'I am looking for somewhere to stay for a few nights.'],
+  supermarket: ['I need to do the weekly food shopping.', 'I have to buy washing-up liquid, fruit and bread in one go.'],
+  'post office': ['I need to send a parcel abroad.', 'I want to buy stamps and post a letter.'],
+  pub: ['I would like a pint after work.', 'I want to watch the match with a beer.'],
+  'fast food': ['I want a quick burger to take away.', 'I need something cheap to eat in five minutes.'],
+  cinema: ['I want to see a film tonight.', 'I am looking for where the new film is showing.'],
+  theatre: ['I want to see a play this evening.', 'I need to collect tickets for tonight\'s performance.'],
+  'place of worship': ['I would like somewhere quiet to pray.', 'I want to attend a service this morning.'],
 };
 
 /** How a request names a place of each kind (the kind itself where it reads well). */
-const PLACE_NOUNS: Readonly<Record<string, string>> = { books: 'bookshop', hardware: 'hardware shop', grocery: 'grocery shop', laundry: 'laundry', barber: 'barber' };
+const PLACE_NOUNS: Readonly<Record<string, string>> = { books: 'bookshop', hardware: 'hardware shop', grocery: 'grocery shop', laundry: 'laundry', barber: 'barber', 'fast food': 'fast-food restaurant' };
 
 /** A start for a search of `kind`: the nearest place of the kind a walk in `band` away, none within the clearance; or null. */
 function searchStart(w: TaskWorld, rng: Rng, kind: string, band: [number, number]): { start: number; goals: { goal: Vec2; label: string }[]; walk: number; nearest: number } | null {
@@ -82,6 +93,7 @@ function searchDraft(family: 'place-search' | 'implicit-intent', difficulty: Dif
 /** Place search (see the module comment). */
 export const placeSearch: LadderGenerator = (w, rng, difficulty) => {
   const kinds = searchKinds(w);
+  if (kinds.length === 0) return null;
   const kind = kinds[rng.int(0, kinds.length - 1)];
   const s = searchStart(w, rng, kind, PLACE_SEARCH_BANDS[difficulty]);
   if (!s) return null;
@@ -92,6 +104,7 @@ export const placeSearch: LadderGenerator = (w, rng, difficulty) => {
 /** Implicit intent (see the module comment). */
 export const implicitIntent: LadderGenerator = (w, rng, difficulty) => {
   const kinds = searchKinds(w);
+  if (kinds.length === 0) return null;
   const kind = kinds[rng.int(0, kinds.length - 1)];
   const goal = INTENTS[kind][rng.int(0, INTENTS[kind].length - 1)];
   const s = searchStart(w, rng, kind, INTENT_BANDS[difficulty]);

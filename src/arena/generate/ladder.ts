@@ -19,19 +19,18 @@
  *   sidewalks of the shortest way (given up front, drawn on the map; crossing one fails at once);
  *   the way around is at most 2.5 × as long; shortest walk 100–220 m.
  *
- * Deterministic: the same world seed and size give the same file byte for byte.
+ * Deterministic: the same world gives the same file byte for byte.
  */
 import { createRng } from '../../core/random';
-import { generateWorld } from '../../world/world';
 import { worldIndex } from '../../world/queries';
-import { DEFAULT_GEOREFERENCE } from '../../world/georef';
+import { worldGeoreference } from '../../world/georef';
 import { decisionPoints, navDistances } from '../network';
 import { numberedDirections, writeDirections } from './directions';
 import { LadderOracle } from '../ladder/agent';
 import { runLadderEpisode } from '../ladder/run';
-import { ARENA_TASKS_FORMAT, ARENA_TASKS_VERSION, DIFFICULTIES, URBANGROUND_FAMILIES, type ArenaTask, type ArenaTaskFile, type Difficulty, type UrbanGroundFamily } from '../task';
+import { DIFFICULTIES, taskFileWorld, URBANGROUND_FAMILIES, type ArenaTask, type ArenaTaskFile, type Difficulty, type TaskWorldRef, type UrbanGroundFamily } from '../task';
 import { taskWorld } from './context';
-import { CITYARENA_WORLD } from './suite';
+import { CITYARENA_WORLD, shortfall, suiteFile, type SuiteProgress } from './suite';
 import { ARRIVAL_RADIUS, closeAlong, longWalkDraft, CLOSURES_PER_DIFFICULTY, describe, facingPoint, inSight, type LadderGenerator, LADDER_STEP_LIMIT, noSource, round, startInBand } from './ladder-common';
 import { explorationQa, landmarkQa, orientationQa } from './ladder-questions';
 import { implicitIntent, placeSearch } from './ladder-search';
@@ -126,12 +125,17 @@ export const LADDER_GENERATORS: Record<UrbanGroundFamily, LadderGenerator> = {
 const MAX_DRAWS = 4000;
 
 /**
- * Generates the `urbanground` suite (see the module comment) on the world of `seed` and `size`.
+ * Generates the `urbanground` suite (see the module comment) on the world `ref` names (a real
+ * place registered first: src/world/osm/world-ref.ts).
  *
- * @throws Error naming the family and difficulty when the world cannot hold their quota.
+ * @throws Error naming the family and difficulty when a procedural world cannot hold their quota
+ *   (a real place notes it in the file's `notes`), or when no task at all can be made.
  */
-export async function urbanGroundSuite(seed: number = CITYARENA_WORLD.seed, size: number = CITYARENA_WORLD.size, progress?: (done: number, total: number, family: string) => void): Promise<ArenaTaskFile> {
-  const world = generateWorld({ seed, size });
+export async function urbanGroundSuite(ref: TaskWorldRef = CITYARENA_WORLD, progress?: SuiteProgress): Promise<ArenaTaskFile> {
+  const { seed } = ref;
+  const world = taskFileWorld(ref);
+  const georef = worldGeoreference(world);
+  const notes: string[] = [];
   worldIndex(world);
   const w = taskWorld(world);
   const tasks: ArenaTask[] = [];
@@ -143,17 +147,20 @@ export async function urbanGroundSuite(seed: number = CITYARENA_WORLD.seed, size
       const rng = createRng(seed).fork(`ladder-${family}-${difficulty}`);
       for (let k = 0; k < LADDER_PER_DIFFICULTY; k++) {
         let task: ArenaTask | null = null;
-        for (let draw = 0; !task; draw++) {
-          if (draw >= MAX_DRAWS) throw new Error(`urbanground suite: world ${seed} (${size} m) has no ${difficulty} ${family} task number ${k + 1} after ${MAX_DRAWS} draws`);
+        for (let draw = 0; !task && draw < MAX_DRAWS; draw++) {
           const draft = await LADDER_GENERATORS[family](w, rng, difficulty);
           if (!draft) continue;
           const key = `${draft.start.node}|${draft.source.landmark}`;
           if (seen.has(key)) continue;
           const candidate: ArenaTask = { ...draft, id: `${family}-${String(number + 1).padStart(2, '0')}`, stepLimit: LADDER_STEP_LIMIT };
-          const r = await runLadderEpisode(world, w.inventory, DEFAULT_GEOREFERENCE, candidate, new LadderOracle(), 0);
+          const r = await runLadderEpisode(world, w.inventory, georef, candidate, new LadderOracle(), 0);
           if (r.score !== 1) continue;
           seen.add(key);
           task = candidate;
+        }
+        if (!task) {
+          shortfall(ref, notes, family, difficulty, k, LADDER_PER_DIFFICULTY);
+          break;
         }
         tasks.push(task);
         number++;
@@ -161,5 +168,5 @@ export async function urbanGroundSuite(seed: number = CITYARENA_WORLD.seed, size
       }
     }
   }
-  return { format: ARENA_TASKS_FORMAT, version: ARENA_TASKS_VERSION, suite: 'urbanground', world: { seed, size }, tasks };
+  return suiteFile('urbanground', ref, tasks, notes);
 }

@@ -7,13 +7,14 @@
  * 1.5 × the oracle's steps (rounded up to ten) where walking the route at 1.4 m/s needs more: a
  * 350 m route is 50 five-second walks alone (their video plays faster than walking speed).
  *
- * Deterministic: the same world seed and size give the same file byte for byte.
+ * Deterministic: the same world (seed and size, or OSM file, selection and seed) gives the same
+ * file byte for byte.
  */
 import { createRng } from '../../core/random';
-import { generateWorld } from '../../world/world';
+import { OSM_ATTRIBUTION } from '../../world/osm/world-data';
 import { OracleAgent } from '../agents/oracle';
 import { runArenaEpisode } from '../run-episode';
-import { ARENA_TASKS_FORMAT, ARENA_TASKS_VERSION, CITYARENA_FAMILIES, DIFFICULTIES, type ArenaTask, type ArenaTaskFile, type CityArenaFamily, type Difficulty } from '../task';
+import { ARENA_TASKS_FORMAT, ARENA_TASKS_VERSION, CITYARENA_FAMILIES, DIFFICULTIES, taskFileWorld, taskWorldLabel, type ArenaTask, type ArenaTaskFile, type CityArenaFamily, type Difficulty, type TaskWorldRef } from '../task';
 import { taskWorld, type TaskWorld } from './context';
 import { FAMILY_GENERATORS, type TaskDraft } from './families';
 
@@ -65,12 +66,16 @@ export async function proveTask(w: TaskWorld, draft: TaskDraft, id: string): Pro
 export type SuiteProgress = (done: number, total: number, family: string) => void;
 
 /**
- * Generates the `cityarena` suite on the world of `seed` and `size` (see the module comment).
+ * Generates the `cityarena` suite on the world `ref` names (see the module comment; a real place
+ * must be registered first: src/world/osm/world-ref.ts).
  *
- * @throws Error naming the family and difficulty when the world cannot hold their quota.
+ * @throws Error naming the family and difficulty when a procedural world cannot hold their quota
+ *   (a real place notes it in the file's `notes` instead), or when no task at all can be made.
  */
-export async function cityArenaSuite(seed: number = CITYARENA_WORLD.seed, size: number = CITYARENA_WORLD.size, progress?: SuiteProgress): Promise<ArenaTaskFile> {
-  const w = taskWorld(generateWorld({ seed, size }));
+export async function cityArenaSuite(ref: TaskWorldRef = CITYARENA_WORLD, progress?: SuiteProgress): Promise<ArenaTaskFile> {
+  const { seed } = ref;
+  const w = taskWorld(taskFileWorld(ref));
+  const notes: string[] = [];
   const tasks: ArenaTask[] = [];
   const total = CITYARENA_FAMILIES.length * TASKS_PER_FAMILY;
   for (const family of CITYARENA_FAMILIES) {
@@ -83,12 +88,15 @@ export async function cityArenaSuite(seed: number = CITYARENA_WORLD.seed, size: 
       const targets = TARGETS[family]?.[difficulty];
       for (let k = 0; k < wanted; k++) {
         let task: ArenaTask | null = null;
-        for (let draw = 0; !task; draw++) {
-          if (draw >= MAX_DRAWS) throw new Error(`arena suite: world ${seed} (${size} m) has no ${difficulty} ${family} task number ${k + 1} after ${MAX_DRAWS} draws`);
+        for (let draw = 0; !task && draw < MAX_DRAWS; draw++) {
           const draft = gen(w, rng, difficulty, targets ? targets[k] : null);
           if (!draft || seen.has(keyOf(draft))) continue;
           task = await proveTask(w, draft, `${family}-${String(number + 1).padStart(2, '0')}`);
           if (task) seen.add(keyOf(draft));
+        }
+        if (!task) {
+          shortfall(ref, notes, family, difficulty, k, wanted);
+          break;
         }
         tasks.push(task);
         number++;
@@ -96,5 +104,29 @@ export async function cityArenaSuite(seed: number = CITYARENA_WORLD.seed, size: 
       }
     }
   }
-  return { format: ARENA_TASKS_FORMAT, version: ARENA_TASKS_VERSION, suite: 'cityarena', world: { seed, size }, tasks };
+  return suiteFile('cityarena', ref, tasks, notes);
+}
+
+/**
+ * Records that `family` × `difficulty` stopped at `made` of `wanted` tasks: a note on a real place
+ * (which may lack what a family needs), an error on a procedural world (which never should).
+ *
+ * @throws Error naming the family and difficulty on a procedural world.
+ */
+export function shortfall(ref: TaskWorldRef, notes: string[], family: string, difficulty: string, made: number, wanted: number): void {
+  const line = `${difficulty} ${family}: ${made} of ${wanted} tasks (${MAX_DRAWS} more draws gave no task the oracle solves)`;
+  if (ref.kind !== 'osm') throw new Error(`arena suite: ${taskWorldLabel(ref)} has ${line}`);
+  notes.push(line);
+}
+
+/**
+ * A generated suite's file: its world, and for a real place the ODbL attribution and the notes of
+ * what it could not hold.
+ *
+ * @throws Error when no task at all could be made.
+ */
+export function suiteFile(suite: string, ref: TaskWorldRef, tasks: ArenaTask[], notes: string[]): ArenaTaskFile {
+  if (tasks.length === 0) throw new Error(`arena suite ${suite}: ${taskWorldLabel(ref)} holds no task (${notes.join('; ')})`);
+  const world = ref.kind === 'osm' ? ref : { seed: ref.seed, size: ref.size };
+  return { format: ARENA_TASKS_FORMAT, version: ARENA_TASKS_VERSION, suite, world, ...(ref.kind === 'osm' ? { attribution: OSM_ATTRIBUTION } : {}), ...(notes.length ? { notes } : {}), tasks };
 }

@@ -8,13 +8,12 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { generateWorld } from '../../world/world';
 import { DEFAULT_GEOREFERENCE, worldToGeodetic } from '../../world/georef';
 import { CONDITION_PRESETS } from '../../world/conditions';
 import { zoneAt } from '../../world/queries';
 import { navDistances } from '../network';
 import { parseChoiceAnswer } from '../scoring';
-import { parseTaskFile, taskFileText, URBANGROUND_FAMILIES, URBANGROUND_FAMILY_KIND, type ArenaTask } from '../task';
+import { parseTaskFile, taskFileText, URBANGROUND_FAMILIES, URBANGROUND_FAMILY_KIND, type ArenaTask, taskFileWorld } from '../task';
 import { taskWorld } from '../generate/context';
 import { ARRIVAL_RADIUS, INSTRUCTION_NAV_BANDS, LADDER_PER_DIFFICULTY, LONG_NAV_BANDS, SHORT_NAV_BANDS, SHORT_NAV_MIN_DISTANCE, urbanGroundSuite } from '../generate/ladder';
 import { controlTaskFromUrbanGround, parseUrbanGroundTask, urbanGroundDocument } from '../control/tasks';
@@ -27,7 +26,7 @@ import { runLadderEpisode } from './run';
 const PATH = resolve(import.meta.dirname, '../../../scenes/arena/urbanground.json');
 const text = readFileSync(PATH, 'utf8');
 const file = parseTaskFile(PATH, text);
-const world = generateWorld({ seed: file.world.seed, size: file.world.size });
+const world = taskFileWorld(file.world);
 const w = taskWorld(world);
 const g = DEFAULT_GEOREFERENCE;
 const byFamily = (f: string) => file.tasks.filter((t) => t.family === f);
@@ -35,7 +34,7 @@ const episode = (t: ArenaTask) => new LadderEpisode(world, w.inventory, g, t);
 
 describe('the urbanground suite', () => {
   it('is what the generator makes, byte for byte', { timeout: 120_000 }, async () => {
-    expect(taskFileText(await urbanGroundSuite(file.world.seed, file.world.size))).toBe(text);
+    expect(taskFileText(await urbanGroundSuite(file.world))).toBe(text);
   });
 
   it('holds its families in equal splits with UrbanGround\'s radius and step limit', () => {
