@@ -75,7 +75,7 @@ describe('npm run arena', () => {
     expect(run('arena.ts', ['--suite', a, '--out', out3]).status).toBe(0);
     const r = run('arena.ts', ['--suite', b, '--out', out3]);
     expect(r.status).toBe(1);
-    expect(r.stderr.trim()).toMatch(/^error: --out .*mixed: holds records of another suite \(cityarena, world 1, hash [0-9a-f]{16}; this is cityarena, world 1, hash [0-9a-f]{16}\); use --fresh or another --out$/);
+    expect(r.stderr.trim()).toMatch(/^error: --out .*mixed: holds records of another suite \(cityarena, world 1 \(600 m\), hash [0-9a-f]{16}; this is cityarena, world 1 \(600 m\), hash [0-9a-f]{16}\); use --fresh or another --out$/);
     expect(run('arena.ts', ['--suite', b, '--out', out3, '--fresh']).status).toBe(0);
   });
 

@@ -39,6 +39,10 @@ describe('user errors on the command line', () => {
   const arenaSuite = JSON.parse(readFileSync(join(ROOT, 'scenes/arena/cityarena.json'), 'utf8'));
   const badStart = join(dir, 'bad-start.json');
   writeFileSync(badStart, JSON.stringify({ ...arenaSuite, tasks: [{ ...arenaSuite.tasks[0], start: { node: 0, towards: 999999 } }] }));
+  // A real-place task file whose OSM file changed since it was made (its md5 no longer matches).
+  const monacoTasks = JSON.parse(readFileSync(join(ROOT, 'scenes/arena/monaco-casino.json'), 'utf8'));
+  const changedOsmTasks = join(dir, 'changed-osm-tasks.json');
+  writeFileSync(changedOsmTasks, JSON.stringify({ ...monacoTasks, world: { ...monacoTasks.world, md5: '0123456789abcdef0123456789abcdef' } }));
   const wrongScoring = join(dir, 'wrong-scoring.json');
   writeFileSync(wrongScoring, JSON.stringify({ ...arenaSuite, tasks: [{ ...arenaSuite.tasks.find((t: { family: string }) => t.family === 'vln'), family: 'localization' }] }));
   // A results file of the wheeled robot (records without `robot`) and a dataset recorded with the dog.
@@ -84,14 +88,18 @@ describe('user errors on the command line', () => {
     ['an arena --api-base that is not a URL', 'arena.ts', ['--agent', 'openai:m', '--api-base', 'localhost:8000'], /^error: --api-base localhost:8000: expected an http\(s\) URL such as http:\/\/127\.0\.0\.1:8000\/v1$/],
     ['an unknown arena condition', 'arena.ts', ['--conditions', 'dusk,snow'], /^error: --conditions: unknown condition 'snow': expected day, dusk, night, fog, rain/],
     ['an arena suite that is a folder', 'arena.ts', ['--suite', dir], /^error: --suite .*: a folder, not a task file$/],
-    ['an arena task whose start is not on the network', 'arena.ts', ['--suite', badStart, '--out', join(dir, 'bad-start-out')], /^error: .*bad-start\.json: tasks\.0\.start: 0–999999 is not an edge of world 1's pedestrian network/],
+    ['an arena task whose start is not on the network', 'arena.ts', ['--suite', badStart, '--out', join(dir, 'bad-start-out')], /^error: .*bad-start\.json: tasks\.0\.start: 0–999999 is not an edge of the pedestrian network of world 1 \(600 m\)/],
     ['an arena task scored against its family', 'arena.ts', ['--suite', wrongScoring], /^error: .*wrong-scoring\.json: tasks\.0\.truth\.scoring: localization is scored by exact_match, not coordinate_match$/],
     ['an arena --out that cannot be created', 'arena.ts', ['--family', 'count', '--out', '/dev/null/x'], /^error: --out \/dev\/null\/x: cannot create it \(\/dev\/null is not a folder\)$/],
     ['an openai agent without a model', 'arena.ts', ['--agent', 'openai:'], /^error: --agent openai:: give the model name, e\.g\. openai:gpt-5$/],
     ['a malformed arena --shard', 'arena.ts', ['--shard', '3/2'], /^error: --shard 3\/2: expected i\/n with 1 <= i <= n/],
-    ['an arena suite that does not exist', 'arena.ts', ['--suite', 'nowhere.json'], /^error: --suite nowhere\.json: not a suite \(cityarena, urbanground\) and no such task file$/],
+    ['an arena suite that does not exist', 'arena.ts', ['--suite', 'nowhere.json'], /^error: --suite nowhere\.json: not a suite \(cityarena, urbanground, monaco-casino, monaco-casino-urbanground\) and no such task file$/],
     ['arena task generation without --out', 'arena-tasks.ts', ['--suite', 'cityarena'], /^error: --out FILE is required to generate a suite \(or pass --stats\)$/],
-    ['arena:serve without a world', 'arena-serve.ts', [], /^error: give --suite NAME\|FILE, --tasks DIR or --world SEED \(what world to serve\)$/],
+    ['arena:serve without a world', 'arena-serve.ts', [], /^error: give --suite NAME\|FILE, --tasks DIR, --world SEED or --osm FILE \(what world to serve\)$/],
+    ['arena:serve with two worlds that differ', 'arena-serve.ts', ['--suite', 'cityarena', '--world', '2'], /^error: --world 2: names world 2 \(600 m\), but --suite cityarena is set in world 1 \(600 m\)$/],
+    ['arena:serve with --origin on a real place', 'arena-serve.ts', ['--suite', 'monaco-casino', '--origin', '47,8'], /^error: --origin: scenes\/cities\/monaco-casino\.json \(centre 43\.7396,7\.4278 size 800\) is a real place; its origin is its selection's centre \(43\.7396, 7\.4278\)$/],
+    ['an arena task file whose OSM file changed', 'arena.ts', ['--suite', changedOsmTasks, '--out', join(dir, 'changed-osm-out')], /^error: scenes\/cities\/monaco-casino\.json: md5 [0-9a-f]{32} is not the 0123456789abcdef0123456789abcdef the suite was made from/],
+    ['arena:tasks --stats with --osm', 'arena-tasks.ts', ['--stats', '--osm', 'scenes/cities/monaco-casino.json'], /^error: --osm: not with --stats \(the task file names its world\)$/],
     ['arena:serve with a --tasks folder holding no task/', 'arena-serve.ts', ['--tasks', dir], /^error: --tasks .*: no task\/ folder inside \(expected .*\/task\/<ID>\.json, as arena:export writes\)$/],
     ['arena:serve with a bad --origin', 'arena-serve.ts', ['--world', '1', '--origin', '95,10'], /^error: --origin 95,10: latitude 95 is outside -89\.\.89 degrees$/],
     ['arena:serve with a short --token', 'arena-serve.ts', ['--world', '1', '--token', 'abc'], /^error: --token: at least 8 characters$/],
@@ -128,7 +136,7 @@ describe('user errors on the command line', () => {
     ['bench:signs with no storefronts', 'bench/signs.ts', ['--per-world', '0'], /^error: option '--per-world <N>' argument '0' is invalid\. expected an integer in 1\.\.50, got '0'$/],
     ['bench:look of unknown views', 'bench/look.ts', ['--views', 'sky'], /^error: option '--views <set>' argument 'sky' is invalid\. Allowed choices are robot, storefront, all\.$/],
     ['bench:gpu of an unknown step', 'bench/gpu.ts', ['--steps', 'nope'], /^error: --steps nope: unknown step nope \(expected some of peers, profile, pedestrians, crowd, smoke-envs1, smoke-envs8, arena, arena-images\)$/],
-    ['bench:arena of a suite that does not exist', 'bench/arena-images.ts', ['--suite', 'nope'], /^error: --suite nope: not a suite \(cityarena, urbanground\) and no such task file$/],
+    ['bench:arena of a suite that does not exist', 'bench/arena-images.ts', ['--suite', 'nope'], /^error: --suite nope: not a suite \(cityarena, urbanground, monaco-casino, monaco-casino-urbanground\) and no such task file$/],
   ];
   it('has a case for every `npm run` tool', () => {
     expect(tools().length).toBeGreaterThan(20);
