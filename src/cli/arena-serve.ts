@@ -79,7 +79,8 @@ if (isEntryPoint(import.meta.url)) runCli(async () => {
       georef = checkGeoreference(m.georeference, manifestPath);
     }
   }
-  if (o.world !== undefined) agree({ seed: o.world, size: o.size }, `--world ${o.world}`);
+  // With --osm, --world is the seed of what OSM leaves open, not a world of its own.
+  if (o.world !== undefined && o.osm === undefined) agree({ seed: o.world, size: o.size }, `--world ${o.world}`);
   if (hasOsm(o)) agree(osmWorldRefFromOptions(o, o.size, o.world ?? 0).ref, `--osm ${o.osm}`);
   if (named.length === 0) throw new CliError(`--tasks ${o.tasks}: no curbside.json names the world; give --world SEED [--size M] or --osm FILE`);
   const world = named[0].ref;
