@@ -35,8 +35,7 @@ import { policyName, type EpisodeRecord } from './episode-record';
 import type { BenchJob } from './plan';
 import { BlockedBackground, StaticBackground, scenarioBackground } from './scenario-background';
 import { pedestrianObstacles, registerScene, scenarioWorld, type ScenarioWorld } from './scenario-world';
-import { registerOsmWorld, type OsmWorldRef } from '../world/osm/world-ref';
-import { readExtract } from '../world/osm/extract';
+import { pageOsmWorld, type OsmWorldRef } from '../world/osm/world-ref';
 
 export interface BenchRequest {
   jobs: BenchJob[];
@@ -360,7 +359,7 @@ export async function runBenchEpisodes(req: BenchRequest): Promise<BenchResult> 
   const acquired = await acquireDevice({ optionalFeatures: ['timestamp-query'] });
   const session: Session = { device: acquired.device, req, robot, captures: new Map(), controlSteps: 0 };
   for (const [path, { text }] of Object.entries(req.scenes ?? {})) registerScene(path, text);
-  for (const { ref, extract } of Object.values(req.osm ?? {})) registerOsmWorld(ref, readExtract(new TextEncoder().encode(extract), ref.path));
+  for (const osm of Object.values(req.osm ?? {})) pageOsmWorld(osm);
   const report = (window as unknown as { curbsideEpisodeDone: EpisodeReport }).curbsideEpisodeDone;
   const byPolicy = new Map<string, BenchJob[]>();
   for (const job of req.jobs) byPolicy.set(job.policy, [...(byPolicy.get(job.policy) ?? []), job]);

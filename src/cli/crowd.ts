@@ -5,7 +5,8 @@
  *
  * `npm run crowd -- --world SEED [--walkers N] [--minutes M] [--backend gpu|cpu] [--seed K]
  * [--json OUT.json]`: runs the living city crowd of a procedural world (src/crowd/city-crowd.ts) and
- * reports its metrics (prop penetrations, overlaps, standing drift, stuck walkers, mean speed,
+ * reports its metrics; `--osm FILE [--centre LAT,LON --world-size M | --bbox W,S,E,N]` runs it on a
+ * real place from OpenStreetMap (`--world` is then the seed of what OSM leaves open). It reports its metrics (prop penetrations, overlaps, standing drift, stuck walkers, mean speed,
  * steps/s). Bad input exits 1 with a one-line error naming the file or option.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -14,9 +15,10 @@ import { Command, InvalidArgumentError } from 'commander';
 import { withHarness } from '../tools/browser-harness';
 import { CliError } from '../core/user-error';
 import { isEntryPoint, runCli } from './run-cli';
-import { positiveInt } from './parse';
+import { positiveInt, worldSize } from './parse';
 import type { CityCrowdRequest, CrowdRequest } from '../crowd/headless-api';
 import { DEFAULT_SPAWN_JITTER } from '../crowd/scenarios';
+import { addOsmOptions, hasOsm, osmWorldRefFromOptions, pageWorldOf, type OsmOptionValues } from './osm-option';
 
 const nonNegative = (v: string) => {
   const n = Number(v);
@@ -35,10 +37,11 @@ const positiveNumber = (v: string) => {
   return n;
 };
 
-export const program = new Command('crowd')
-  .description('Run an ORCA crowd (RVO2 Circle, Blocks, or a scenario JSON file), or the living city crowd of a world (--world), headless and write its summary as JSON.')
+export const program = addOsmOptions(new Command('crowd')
+  .description('Run an ORCA crowd (RVO2 Circle, Blocks, or a scenario JSON file), or the living city crowd of a world (--world, or a real place with --osm), headless and write its summary as JSON.')
   .option('--scenario <name|file>', 'circle, blocks, or a scenario .json file')
-  .option('--world <seed>', 'run the city crowd of the procedural world of this seed instead (ambient walkers on its pedestrian network)', seedInt)
+  .option('--world <seed>', 'run the city crowd of the procedural world of this seed instead (ambient walkers on its pedestrian network); with --osm, the seed of what OSM leaves open', seedInt)
+  .option('--world-size <m>', 'with --world or --osm --centre: the world side (the square selection), metres (150–2000; default 400)', worldSize)
   .option('--walkers <n>', 'with --world: walkers', positiveInt(5000), 80)
   .option('--minutes <m>', 'with --world: simulated minutes', positiveNumber, 5)
   .option('--agents <n>', 'agents (circle: on the ring, default 250; blocks: rounded to 4·k², default 100)', positiveInt(1_000_000))
@@ -48,14 +51,16 @@ export const program = new Command('crowd')
   .option('--jitter <m>', 'spawn jitter radius for circle/blocks, metres', nonNegative, DEFAULT_SPAWN_JITTER)
   .option('--json <out.json>', 'write the summary here')
   .option('--gpu', "use the machine's GPU instead of SwiftShader")
-  .option('--headed', 'show the browser window');
+  .option('--headed', 'show the browser window'));
 
 if (isEntryPoint(import.meta.url)) runCli(async () => {
   program.parse();
-  const o = program.opts<{ scenario?: string; world?: number; walkers: number; minutes: number; agents?: number; steps: number; backend: string; seed: number; jitter: number; json?: string; gpu?: boolean; headed?: boolean }>();
+  const o = program.opts<OsmOptionValues & { scenario?: string; world?: number; worldSize?: number; walkers: number; minutes: number; agents?: number; steps: number; backend: string; seed: number; jitter: number; json?: string; gpu?: boolean; headed?: boolean }>();
   if (o.backend !== 'gpu' && o.backend !== 'cpu') throw new CliError(`--backend ${o.backend}: expected gpu or cpu`);
-  if ((o.scenario === undefined) === (o.world === undefined)) throw new CliError('give exactly one of --scenario circle|blocks|FILE.json or --world SEED');
-  if (o.world !== undefined) return runCityCrowdCli({ ...o, world: o.world });
+  const city = o.world !== undefined || hasOsm(o);
+  if ((o.scenario === undefined) === !city) throw new CliError('give exactly one of --scenario circle|blocks|FILE.json or --world SEED (or --osm FILE)');
+  if (o.worldSize !== undefined && !city) throw new CliError('--world-size applies to a city crowd (--world SEED or --osm FILE)');
+  if (city) return runCityCrowdCli(o);
   const scenario = o.scenario as string;
   const builtIn = scenario === 'circle' || scenario === 'blocks';
   if (!builtIn && !scenario.toLowerCase().endsWith('.json')) throw new CliError(`--scenario ${scenario}: expected circle, blocks or a .json file`);
@@ -92,14 +97,16 @@ if (isEntryPoint(import.meta.url)) runCli(async () => {
   );
 });
 
-/** `--world SEED`: the city crowd, its metrics on the terminal and in `--json`. */
-async function runCityCrowdCli(o: { world: number; walkers: number; minutes: number; backend: string; seed: number; json?: string; gpu?: boolean; headed?: boolean }): Promise<void> {
+/** `--world SEED` or `--osm FILE`: the city crowd, its metrics on the terminal and in `--json`. */
+async function runCityCrowdCli(o: OsmOptionValues & { world?: number; worldSize?: number; walkers: number; minutes: number; backend: string; seed: number; json?: string; gpu?: boolean; headed?: boolean }): Promise<void> {
   const started = performance.now();
-  const req: CityCrowdRequest = { worldSeed: o.world, walkers: o.walkers, seconds: o.minutes * 60, backend: o.backend as 'gpu' | 'cpu', seed: o.seed };
+  const worldSeed = o.world ?? 0;
+  const osm = hasOsm(o) ? (await pageWorldOf(osmWorldRefFromOptions(o, o.worldSize ?? 400, worldSeed).world)).osm : undefined;
+  const req: CityCrowdRequest = { worldSeed, worldSize: o.worldSize, osm, walkers: o.walkers, seconds: o.minutes * 60, backend: o.backend as 'gpu' | 'cpu', seed: o.seed };
   const r = await withHarness({ headed: o.headed, hardwareGpu: o.gpu }, async (h) => {
     h.page.on('console', (m) => {
       const match = /^city-crowd-progress (\d+) ([\d.]+)$/.exec(m.text());
-      if (match) process.stderr.write(`\rcrowd: world ${o.world}, ${match[1]} of ${Number(match[2]).toFixed(0)} s simulated   `);
+      if (match) process.stderr.write(`\rcrowd: ${osm ? o.osm : `world ${worldSeed}`}, ${match[1]} of ${Number(match[2]).toFixed(0)} s simulated   `);
     });
     return h.call('runCityCrowdScenario', req);
   });
@@ -110,7 +117,7 @@ async function runCityCrowdCli(o: { world: number; walkers: number; minutes: num
   }
   const m = (v: number | null) => (v === null ? '–' : `${(v * 100).toFixed(1)} cm`);
   console.log(
-    `world ${r.world} (${r.backend}): ${r.walkers} walkers (${r.groupedWalkers} in groups) for ${(r.seconds / 60).toFixed(1)} min, ${r.legs} legs (${r.gaveWay} given up in a jam), ` +
+    `${typeof r.world === 'number' ? `world ${r.world}` : r.world} (${r.backend}): ${r.walkers} walkers (${r.groupedWalkers} in groups) for ${(r.seconds / 60).toFixed(1)} min, ${r.legs} legs (${r.gaveWay} given up in a jam), ` +
       `pauses ${r.pauses.storefront} shop / ${r.pauses.busStop} bus stop / ${r.pauses.kiosk} kiosk; prop penetrations ${r.propPenetrations}, overlaps ${r.overlaps}, ` +
       `standing drift median ${m(r.standingDriftMedian)} max ${m(r.standingDriftMax)} (${r.stands} stands), stuck ${r.stuck}, mean speed ${r.meanSpeed.toFixed(2)} m/s; ` +
       `${r.stepsPerSecond.toFixed(0)} steps/s, ${((performance.now() - started) / 1000).toFixed(1)} s total${o.json ? ` → ${o.json}` : ''}`,

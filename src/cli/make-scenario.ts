@@ -1,5 +1,5 @@
 /**
- * `npm run scenario -- --world SEED|SCENE.json --from x,y --to x,y [--behaviour B [--at s]] [--seed K]
+ * `npm run scenario -- --world SEED|SCENE.json (or --osm FILE [--centre LAT,LON --world-size M | --bbox W,S,E,N]) --from x,y --to x,y [--behaviour B [--at s]] [--seed K]
  * [--out FILE.json]`: one custom scenario without a hand-computed route (src/bench/custom-scenario.ts):
  * the route from the walkable network, start and goal snapped to walkable ground (with a note),
  * pedestrians placed by the suite generator's rules, validated as the suites are. Writes the
@@ -15,6 +15,7 @@ import { sceneWorld } from '../world/bake/scene-file';
 import type { World } from '../world/world';
 import { nonNegative, nonNegativeInt, parseVec2, writeOutput } from './parse';
 import { isEntryPoint, runCli } from './run-cli';
+import { addOsmOptions, hasOsm, osmWorldRefFromOptions, type OsmOptionValues } from './osm-option';
 
 /** The world named by --world: a procedural world seed (the suites' 400 m worlds) or a scene file. */
 function worldOf(arg: string, size?: number): { world: World; worldRef: Scenario['world'] } {
@@ -28,10 +29,10 @@ function worldOf(arg: string, size?: number): { world: World; worldRef: Scenario
   return { world: sceneWorld(scene), worldRef: { kind: 'scene', path } };
 }
 
-export const program = new Command('scenario')
+export const program = addOsmOptions(new Command('scenario')
   .description('Make one custom scenario: the route between two points from the walkable network, pedestrians placed by the suite rules.')
-  .requiredOption('--world <seed|scene.json>', 'procedural world seed (400 m, as the suites) or an annotated scene file')
-  .option('--world-size <m>', 'with --world SEED: world side length, metres (150–2000)', (v) => {
+  .option('--world <seed|scene.json>', 'procedural world seed (400 m, as the suites) or an annotated scene file; with --osm, the seed of what OSM leaves open (default 0)')
+  .option('--world-size <m>', 'with --world SEED: world side length, metres (150–2000); with --osm --centre, the side of the square selection (default 400)', (v) => {
     const n = Number(v);
     if (!Number.isInteger(n) || n < 150 || n > 2000) throw new CliError(`--world-size: expected an integer 150–2000, got '${v}'`);
     return n;
@@ -42,13 +43,20 @@ export const program = new Command('scenario')
   .option('--at <m>', 'with --behaviour: where along the route the pedestrians stand, metres (default 8–11 m, as the suites)', nonNegative)
   .option('--seed <k>', 'placement and episode seed', nonNegativeInt(0x7fffffff), 0)
   .option('--id <id>', 'scenario id (default custom/BEHAVIOUR/START-GOAL)')
-  .option('--out <file>', 'write the scenario here instead of stdout');
+  .option('--out <file>', 'write the scenario here instead of stdout'));
 
 if (isEntryPoint(import.meta.url)) runCli(async () => {
   program.parse();
-  const o = program.opts<{ world: string; worldSize?: number; from: [number, number]; to: [number, number]; behaviour?: Behaviour; at?: number; seed: number; id?: string; out?: string }>();
+  const o = program.opts<OsmOptionValues & { world?: string; worldSize?: number; from: [number, number]; to: [number, number]; behaviour?: Behaviour; at?: number; seed: number; id?: string; out?: string }>();
   if (o.at !== undefined && !o.behaviour) throw new CliError('--at needs --behaviour');
-  const { world, worldRef } = worldOf(o.world, o.worldSize);
+  let world: World, worldRef: Scenario['world'];
+  if (hasOsm(o)) {
+    if (o.world !== undefined && !/^\d+$/.test(o.world)) throw new CliError(`--world ${o.world}: with --osm, --world is the seed of what OSM leaves open (a non-negative integer)`);
+    const built = osmWorldRefFromOptions(o, o.worldSize ?? 400, Number(o.world ?? 0));
+    ({ world } = built);
+    worldRef = built.ref;
+  } else if (o.world === undefined) throw new CliError("--world SEED|SCENE.json or --osm FILE: give one (the world of the scenario)");
+  else ({ world, worldRef } = worldOf(o.world, o.worldSize));
   const notes: string[] = [];
   let scenario: Scenario;
   try {

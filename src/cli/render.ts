@@ -4,7 +4,8 @@
  * procedural world (baked chunks in view, default camera on a sidewalk at robot height) or of a
  * scanned-scene file; with `--map`, the world's top-down map instead; `--time HH:MM` and `--weather`
  * draw a procedural world's view under those conditions (src/world/conditions.ts); `--pedestrian-at`
- * stands a pedestrian at a chosen spot. `--frames N` writes an orbit of N frames (`OUT-000.png` …),
+ * stands a pedestrian at a chosen spot. `--osm FILE` (with `--centre LAT,LON --world-size M` or `--bbox
+ * W,S,E,N`) renders a real place from OpenStreetMap the same way. `--frames N` writes an orbit of N frames (`OUT-000.png` …),
  * turning the camera `--orbit DEG` per frame about its target, with one renderer for all of them.
  * Bad input exits 1 with a one-line error.
  */
@@ -19,18 +20,19 @@ import { finiteNumber, nonNegative, nonNegativeInt, numberBetween, parseVec3, po
 import { DEFAULT_ORBIT_DEG, frameLabel, frameOutputs, parsePedestrianAt, renderFrames } from './render-frames';
 import type { PlacedPedestrian } from '../sensors/street-view';
 import { renderWorldCli, type WorldCliOptions } from './render-world';
+import { addOsmOptions, hasOsm, type OsmOptionValues } from './osm-option';
 import { CLOCK_TIME, DEFAULT_CONDITIONS, WEATHERS, type Weather } from '../world/conditions';
 
-export const program = new Command('render')
+export const program = addOsmOptions(new Command('render')
   .description('Render one frame of a Gaussian-splat capture (.ply, compressed .ply, .splat, .spz, glTF .glb / .gltf with KHR_gaussian_splatting, SOG .sog / meta.json / folder of SOG tiles) to a PNG.')
   .option('--scene <file|folder>', 'splat file, SOG meta.json, or a folder of SOG datasets (rendered as one scene)')
-  .option('--world <seed|scene.json>', 'render a procedural world (integer seed) or a scanned-scene file instead of --scene')
+  .option('--world <seed|scene.json>', 'render a procedural world (integer seed) or a scanned-scene file instead of --scene; with --osm, the seed of what OSM leaves open (default 0)')
   .option('--map', 'with --world: render the top-down map instead of a view')
   .option('--pedestrians <n>', 'with --world SEED: draw N walking pedestrians on the sidewalks in view (0–1000; default 0)', nonNegativeInt(1000))
   .option('--pedestrian-at <x,y[,heading]>', 'with --world: stand a pedestrian at x,y (world frame, metres) facing heading (radians from +x; default: facing the camera); repeatable', parsePedestrianAt)
   .option('--frames <n>', 'write N frames OUT-000.png, OUT-001.png, … orbiting the camera about its target (one renderer for all)', positiveInt(100_000))
   .option('--orbit <deg>', `with --frames: degrees the camera turns about its target per frame, around the up direction (default ${DEFAULT_ORBIT_DEG}; negative turns the other way)`, finiteNumber)
-  .option('--world-size <m>', 'with --world SEED: world side length in metres (150–2000)', positiveInt(2000))
+  .option('--world-size <m>', 'with --world SEED: world side length in metres (150–2000); with --osm --centre, the side of the square selection (default 400)', positiveInt(2000))
   .option('--time <HH:MM>', 'with --world SEED: time of day (00:00–24:00; default 13:00 when --weather is given)')
   .option('--weather <clear|fog|rain>', `with --world SEED: weather (${WEATHERS.join(', ')}; default clear when --time is given)`)
   .option('--view-distance <m>', 'with --world SEED: chunks farther than this are not drawn (metres)', numberBetween(0, 5000))
@@ -44,11 +46,11 @@ export const program = new Command('render')
   .option('--min-alpha-mass <px2>', 'cull splats whose total α over the image is below this, px² (default 0: draw every splat reaching α = 1/255)', nonNegative)
   .option('--lod <fraction>', `level of detail for captures of ≥ 65,536 splats: merged splats where a voxel is at most this fraction of a pixel (default ${DEFAULT_LOD_PIXEL_FRACTION}; 0 draws every splat)`, nonNegative)
   .option('--headed', 'show the browser window')
-  .option('--gpu', "use the machine's GPU instead of SwiftShader");
+  .option('--gpu', "use the machine's GPU instead of SwiftShader"));
 
 if (isEntryPoint(import.meta.url)) runCli(async () => {
   program.parse();
-  const o = program.opts<{ scene?: string; world?: string; map?: boolean; pedestrians?: number; pedestrianAt?: PlacedPedestrian[]; frames?: number; orbit?: number; worldSize?: number; viewDistance?: number; out: string; width: number; height: number; eye?: [number, number, number]; target?: [number, number, number]; up?: [number, number, number]; fovY?: number; minAlphaMass?: number; lod?: number; headed?: boolean; gpu?: boolean; time?: string; weather?: string }>();
+  const o = program.opts<{ scene?: string; world?: string; map?: boolean; pedestrians?: number; pedestrianAt?: PlacedPedestrian[]; frames?: number; orbit?: number; worldSize?: number; viewDistance?: number; out: string; width: number; height: number; eye?: [number, number, number]; target?: [number, number, number]; up?: [number, number, number]; fovY?: number; minAlphaMass?: number; lod?: number; headed?: boolean; gpu?: boolean; time?: string; weather?: string } & OsmOptionValues>();
   if (!o.out.toLowerCase().endsWith('.png')) throw new CliError(`--out ${o.out}: the output must be a .png file`);
   if (o.time !== undefined && !CLOCK_TIME.test(o.time)) throw new CliError(`--time ${o.time}: expected HH:MM between 00:00 and 24:00`);
   if (o.weather !== undefined && !(WEATHERS as readonly string[]).includes(o.weather)) throw new CliError(`--weather ${o.weather}: expected one of ${WEATHERS.join(', ')}`);
@@ -57,7 +59,7 @@ if (isEntryPoint(import.meta.url)) runCli(async () => {
   const conditions = o.time !== undefined || o.weather !== undefined
     ? { time: o.time ?? DEFAULT_CONDITIONS.time, weather: (o.weather ?? DEFAULT_CONDITIONS.weather) as Weather }
     : undefined;
-  if (o.world !== undefined) {
+  if (o.world !== undefined || hasOsm(o)) {
     if (o.scene) throw new CliError('--scene and --world: give one of them');
     if (o.minAlphaMass !== undefined) throw new CliError('--min-alpha-mass applies to --scene captures only');
     if (o.lod) throw new CliError('--lod applies to --scene captures only');

@@ -65,11 +65,25 @@ export interface Destination {
   point: Vec2;
 }
 
+/** The world's centre, or the network node nearest it when none lies within `radius` (see {@link CityCrowdOptions.centre}). */
+function defaultCentre(world: World, radius: number): Vec2 {
+  let best: Vec2 = [0, 0], bestD = Infinity;
+  for (const p of world.nav.nodes) {
+    const d = Math.hypot(p[0], p[1]);
+    if (d < bestD) { bestD = d; best = [p[0], p[1]]; }
+  }
+  return bestD <= radius ? [0, 0] : best;
+}
+
 /** Options of {@link CityCrowd}. */
 export interface CityCrowdOptions {
   walkers: number;
   seed: number;
-  /** Where the crowd lives: spawns and destinations within `radius` of `centre` (default the world's centre, 150 m). */
+  /**
+   * Where the crowd lives: spawns and destinations within `radius` of `centre` (default: the
+   * world's centre, or where no network node lies within `radius` of it, as on a real place whose
+   * mapped streets sit off the selection's centre, the network node nearest it; 150 m).
+   */
   centre?: Vec2;
   radius?: number;
   /** Nobody spawns within `radius` metres of `centre` (e.g. where an avatar stands when the crowd appears); default: no such zone. */
@@ -127,8 +141,8 @@ export class CityCrowd {
   constructor(readonly world: World, readonly options: CityCrowdOptions) {
     const { walkers, seed } = options;
     if (!(Number.isInteger(walkers) && walkers >= 1)) throw new RangeError(`CityCrowd: walkers ${walkers} is not a positive integer`);
-    const centre = options.centre ?? [0, 0];
     const radius = options.radius ?? 150;
+    const centre = options.centre ?? defaultCentre(world, radius);
     const within = (p: readonly number[]) => Math.hypot(p[0] - centre[0], p[1] - centre[1]) <= radius;
     const nodes = world.nav.nodes.filter(within);
     if (nodes.length === 0) throw new RangeError(`CityCrowd: no pedestrian-network node within ${radius} m of (${centre.join(', ')})`);

@@ -10,6 +10,7 @@ import { type CrowdRunResult, runCrowd } from './crowd-run';
 import { parseScenarioFile } from './scenario-file';
 import { blocksScenario, circleScenario } from './scenarios';
 import { generateWorld } from '../world/world';
+import { osmWorldLabel, pageOsmWorld, type PageOsmWorld } from '../world/osm/world-ref';
 import { CITY_CROWD_DT, type CityCrowdReport, runCityCrowd } from './city-crowd';
 import { GpuPedestrianBatch } from './gpu-pedestrian-batch';
 import { CpuPedestrianBatch } from './pedestrian-batch';
@@ -53,9 +54,13 @@ export async function runCrowdScenario(req: CrowdRequest): Promise<CrowdResponse
   });
 }
 
-/** A city-crowd run request from `npm run crowd -- --world SEED`. */
+/** A city-crowd run request from `npm run crowd -- --world SEED` (or `--osm FILE`). */
 export interface CityCrowdRequest {
   worldSeed: number;
+  /** Side of the procedural world, metres (default 400). */
+  worldSize?: number;
+  /** A real place instead of the procedural world of `worldSeed` (its ref and extract; src/world/osm/world-ref.ts). */
+  osm?: PageOsmWorld;
   walkers: number;
   /** Simulated time, s. */
   seconds: number;
@@ -63,23 +68,25 @@ export interface CityCrowdRequest {
   seed: number;
 }
 
-/** The run's report plus the world, seed and adapter. */
+/** The run's report plus the world (its seed, or a real place's label), seed and adapter. */
 export interface CityCrowdResponse extends CityCrowdReport {
-  world: number;
+  world: number | string;
   seed: number;
   backend: 'gpu' | 'cpu';
   adapter: string | null;
 }
 
 /**
- * Runs a living city crowd on world `worldSeed` (src/crowd/city-crowd.ts) on either backend; progress
- * goes to the page console as `city-crowd-progress <simulated s> <total s>`.
+ * Runs a living city crowd on world `worldSeed` or the real place `osm` (src/crowd/city-crowd.ts)
+ * on either backend; progress goes to the page console as `city-crowd-progress <simulated s> <total s>`.
+ *
+ * @throws OsmError naming the OSM file for a bad extract.
  */
 export async function runCityCrowdScenario(req: CityCrowdRequest): Promise<CityCrowdResponse> {
-  const world = generateWorld({ seed: req.worldSeed });
+  const world = req.osm ? pageOsmWorld(req.osm) : generateWorld({ seed: req.worldSeed, size: req.worldSize });
   const options = { walkers: req.walkers, seed: req.seed };
   const progress = (t: number) => console.log(`city-crowd-progress ${t.toFixed(0)} ${req.seconds}`);
-  const base = { world: req.worldSeed, seed: req.seed, backend: req.backend };
+  const base = { world: req.osm ? osmWorldLabel(req.osm.ref) : req.worldSeed, seed: req.seed, backend: req.backend };
   if (req.backend === 'cpu') return { ...(await runCityCrowd(world, new CpuPedestrianBatch(1), options, req.seconds, CITY_CROWD_DT, progress)), ...base, adapter: null };
   return withAcquiredDevice({}, async (acquired) => {
     const vertices = world.obstacles.reduce((n, o) => n + o.footprint.length, 0);

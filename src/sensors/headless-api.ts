@@ -15,8 +15,7 @@ import type { SplatBackground, SplatViewOptions } from '../splats/splat-backgrou
 import type { SplatCloud } from '../splats/splat-cloud';
 import { renderWorldMap } from '../world/map-render';
 import { generateWorld, type World } from '../world/world';
-import { readExtract } from '../world/osm/extract';
-import { osmWorldLabel, registeredOsmWorld, registerOsmWorld, type OsmWorldRef } from '../world/osm/world-ref';
+import { osmWorldLabel, pageOsmWorld, type PageOsmWorld } from '../world/osm/world-ref';
 import { StreetView, type PlacedPedestrian } from './street-view';
 import { type BakeOptions, ChunkedWorld, DEFAULT_CHUNK_SIZE, DEFAULT_VIEW_DISTANCE } from '../world/bake/chunks';
 import { defaultWorldCamera } from '../world/bake/default-camera';
@@ -48,7 +47,7 @@ export interface WorldViewRequest extends ViewCameraRequest {
    * A real place instead of the procedural world of `seed`: its ref and a Curbside OSM extract of
    * at least its selection (src/world/osm/extract.ts), registered once per page.
    */
-  osm?: { ref: OsmWorldRef; extract: string };
+  osm?: PageOsmWorld;
   /** Chunk side, metres (default 32). */
   chunkSize?: number;
   /** View distance for chunk selection, metres (default 60). */
@@ -163,11 +162,6 @@ async function openView(o: Omit<Parameters<typeof viewSource>[1], 'background'> 
     acquired.device.destroy();
     throw e;
   }
-}
-
-/** The real place of a view request, built from its extract the first time (src/world/osm/world-ref.ts). @throws OsmError for a bad extract. */
-function pageOsmWorld(osm: NonNullable<WorldViewRequest['osm']>): World {
-  return registeredOsmWorld(osm.ref) ?? registerOsmWorld(osm.ref, readExtract(new TextEncoder().encode(osm.extract), osm.ref.path));
 }
 
 /**

@@ -1,22 +1,22 @@
 /**
- * Baking a whole procedural world (or a crop of it) into one splat cloud in the world frame (Z up,
+ * Baking a whole procedural world or real place (or a crop of it) into one splat cloud in the world frame (Z up,
  * metres): what `npm run bake` writes, and how a scene file whose capture was baked
  * (`source.bake`) gets its capture back on a machine that does not have it. Deterministic: the
  * same options give the same splats, byte for byte.
  */
 import { createRng, deriveSeed } from '../../core/random';
 import { allocateSplatCloud, shRestCount, type SplatCloud } from '../../splats/splat-cloud';
-import { generateWorld } from '../world';
+import { generateWorld, type World } from '../world';
 import { assembleChunks, bakeChunk, chunkGrid } from './chunks';
 import type { SignStyle } from './sign';
 import type { SurfaceDetail } from './fine-paving';
 
 /** What to bake. */
 export interface BakeWorldOptions {
-  /** World seed. */
-  world: number;
-  /** World side, metres (150–2000). */
-  size: number;
+  /** World seed of a procedural world, or a world already built (a real place from OpenStreetMap). */
+  world: number | World;
+  /** World side, metres (150–2000), with a seed; a built world has its own. */
+  size?: number;
   /** SH degree of the output (0–3): higher bands carry a small seeded view-dependent term. */
   shDegree: number;
   /** Keep only splats whose centre lies in [minX, minY, maxX, maxY] (world metres). */
@@ -74,9 +74,9 @@ function cropCloud(cloud: SplatCloud, box: readonly number[]): SplatCloud {
  * @throws RangeError for a size outside 150–2000 m or an empty crop box.
  */
 export function bakeWorldCloud(o: BakeWorldOptions, progress?: (done: number, total: number) => void): SplatCloud {
-  if (!(o.size >= 150 && o.size <= 2000)) throw new RangeError(`bake: worlds are 150–2000 m, got ${o.size}`);
+  if (typeof o.world === 'number' && !(o.size !== undefined && o.size >= 150 && o.size <= 2000)) throw new RangeError(`bake: worlds are 150–2000 m, got ${o.size}`);
   if (o.crop && !(o.crop[2] > o.crop[0] && o.crop[3] > o.crop[1])) throw new RangeError(`bake: crop ${o.crop.join(', ')} is empty (need minX, minY, maxX, maxY with max > min)`);
-  const world = generateWorld({ seed: o.world, size: o.size });
+  const world = typeof o.world === 'number' ? generateWorld({ seed: o.world, size: o.size }) : o.world;
   const grid = chunkGrid(world);
   const n = grid.nx * grid.ny;
   const chunks = [];
@@ -88,5 +88,5 @@ export function bakeWorldCloud(o: BakeWorldOptions, progress?: (done: number, to
   }
   let cloud = assembleChunks(chunks);
   if (o.crop) cloud = cropCloud(cloud, o.crop);
-  return withShBands(cloud, o.shDegree, o.world);
+  return withShBands(cloud, o.shDegree, world.seed);
 }

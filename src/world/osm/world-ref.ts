@@ -11,6 +11,7 @@
 import { z } from 'zod';
 import type { World } from '../world';
 import type { OsmData } from './elements';
+import { readExtract } from './extract';
 import { buildOsmWorld } from './osm-world';
 import { OsmSelectionSchema, selectionText } from './selection';
 
@@ -57,4 +58,20 @@ export function registerOsmWorld(ref: OsmWorldRef, data: OsmData): World {
 /** The registered world of `ref`, or undefined. */
 export function registeredOsmWorld(ref: OsmWorldRef): World | undefined {
   return registered.get(osmWorldKey(ref));
+}
+
+/** A real place as a page is sent it: its ref and the JSON text of a Curbside OSM extract of at least its selection (extract.ts). */
+export interface PageOsmWorld {
+  ref: OsmWorldRef;
+  extract: string;
+}
+
+/**
+ * The world of a page request's real place: the registered one, else built from its extract and
+ * registered (one build per page).
+ *
+ * @throws OsmError naming `ref.path` for a bad extract or a selection it cannot give.
+ */
+export function pageOsmWorld(osm: PageOsmWorld): World {
+  return registeredOsmWorld(osm.ref) ?? registerOsmWorld(osm.ref, readExtract(new TextEncoder().encode(osm.extract), osm.ref.path));
 }
