@@ -5,7 +5,8 @@
  * state, a dropped malformed file shows an error banner while the page keeps rendering, the example
  * ONNX policy (picked in the panel) drives the robot from its camera, a dropped model with a
  * manifest that does not match it is refused with the mismatch named, and a closure scenario's
- * closure triggers, is announced in the HUD and is detoured around.
+ * closure triggers, is announced in the HUD and is detoured around, and the shipped real place
+ * (Monaco from OpenStreetMap, `suite=monaco-casino`) opens and its unit scenario reaches the goal.
  * Tiny canvas (320×240) and a thinned splat background: SwiftShader rasterises on 2 CPU cores.
  */
 import { readFileSync } from 'node:fs';
@@ -94,6 +95,22 @@ describe('demo page', () => {
     expect(final).toMatchObject({ end: 'goal', failures: 0 });
     await page.close();
   }, 90_000);
+
+  it('opens the real place: Monaco from OpenStreetMap, a unit scenario the expert drives to its goal', async () => {
+    const page = await h.open(`${QUERY}&suite=monaco-casino&scenario=osm/monaco-casino/seed0/unit/straight/000&walkers=2&policy=expert&camera=follow&bodies=0`);
+    await page.waitForFunction(() => (window as unknown as { curbsideDemo: Demo }).curbsideDemo.frames >= 2, undefined, { timeout: 120_000 });
+    const hud = await page.locator('#hud').textContent();
+    expect(hud).toMatch(/pedestrians 2/);
+    expect(await page.locator('#banner').isVisible().catch(() => false)).toBe(false);
+    const shot = PNG.sync.read(await page.locator('canvas').first().screenshot());
+    const lum: number[] = [];
+    for (let i = 0; i < shot.data.length; i += 4) lum.push(0.299 * shot.data[i] + 0.587 * shot.data[i + 1] + 0.114 * shot.data[i + 2]);
+    const mean = lum.reduce((a, b) => a + b, 0) / lum.length;
+    expect(Math.sqrt(lum.reduce((a, b) => a + (b - mean) ** 2, 0) / lum.length), 'a street, not a blank canvas').toBeGreaterThan(10);
+    const final = (await demo(page, () => (window as unknown as { curbsideDemo: Demo }).curbsideDemo.runToEnd())) as { end: string };
+    expect(final.end).toBe('goal');
+    await page.close();
+  }, 180_000);
 
   it('shows an error for a dropped malformed file and keeps rendering', async () => {
     const page = await h.open(`${QUERY}&suite=city&walkers=2&bodies=0`);

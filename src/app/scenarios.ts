@@ -13,9 +13,11 @@ import { defaultWorldCamera } from '../world/bake/default-camera';
 import type { World } from '../world/world';
 import { navIndex } from '../world/nav-index';
 import { findRoute } from '../world/routes';
+import { osmWorldKey, registeredOsmWorld, type OsmWorldRef } from '../world/osm/world-ref';
+import { pageRealPlace } from './real-places';
 
-/** Suite files shipped in `scenes/suites/`. */
-export const SUITE_NAMES = ['smoke', 'unit', 'reactive', 'long', 'closure'] as const;
+/** Suite files shipped in `scenes/suites/` (`monaco-casino`: a real place from OpenStreetMap, src/app/real-places.ts). */
+export const SUITE_NAMES = ['smoke', 'unit', 'reactive', 'long', 'closure', 'monaco-casino'] as const;
 export type SuiteName = (typeof SUITE_NAMES)[number];
 
 /** World seed of the default city (as `npm run render -- --world 1`). */
@@ -29,19 +31,26 @@ const loaders: Record<SuiteName, () => Promise<unknown>> = {
   reactive: () => import('../../scenes/suites/reactive.json'),
   long: () => import('../../scenes/suites/long.json'),
   closure: () => import('../../scenes/suites/closure.json'),
+  'monaco-casino': () => import('../../scenes/suites/monaco-casino.json'),
 };
 const suiteCache = new Map<SuiteName, Scenario[]>();
 
 /**
- * The scenarios of a shipped suite (validated with the scenario schema).
+ * The scenarios of a shipped suite (validated with the scenario schema); the real places its
+ * scenarios name are fetched and built first (src/app/real-places.ts).
  *
- * @throws ScenarioError when the file does not validate.
+ * @param status shown while a real place is built (seconds).
+ * @throws ScenarioError when the file does not validate; Error naming the file when the page lacks a real place it names.
  */
-export async function loadSuite(name: SuiteName): Promise<Scenario[]> {
+export async function loadSuite(name: SuiteName, status?: (line: string) => void): Promise<Scenario[]> {
   let list = suiteCache.get(name);
   if (!list) {
+    const path = `scenes/suites/${name}.json`;
     const mod = (await loaders[name]()) as { default: unknown };
-    list = parseScenarios(`scenes/suites/${name}.json`, JSON.stringify(mod.default));
+    list = parseScenarios(path, JSON.stringify(mod.default));
+    const places = new Map<string, OsmWorldRef>();
+    for (const s of list) if (s.world.kind === 'osm') places.set(osmWorldKey(s.world), s.world);
+    for (const ref of places.values()) await pageRealPlace(ref, path, status);
     suiteCache.set(name, list);
   }
   return list;
@@ -127,12 +136,15 @@ export function freeRoamScenario(walkers: number, seed = 1): Scenario {
   };
 }
 
-/** A copy of `scenario` with `walkers` ambient walkers added around its route's midpoint (none spawning on the robot). */
+/** A copy of `scenario` with `walkers` ambient walkers added around its route's midpoint (none spawning on the robot); procedural worlds and real places loaded by {@link loadSuite}. */
 export function withAmbientWalkers(scenario: Scenario, walkers: number): Scenario {
-  if (walkers === 0 || scenario.world.kind !== 'procedural') return scenario;
+  if (walkers === 0) return scenario;
+  const w = scenario.world;
+  const world = w.kind === 'procedural' ? suiteWorld(w.seed, w.size) : w.kind === 'osm' ? registeredOsmWorld(w) : undefined;
+  if (!world) return scenario;
   const r = scenario.robot.route;
   const mid = r[Math.floor(r.length / 2)];
   const start: Vec2 = [scenario.robot.start[0], scenario.robot.start[1]];
-  const extra = ambientWalkers(suiteWorld(scenario.world.seed, scenario.world.size), [mid[0], mid[1]], walkers, scenario.seed, 30, 40, { point: start, radius: WALKER_START_CLEARANCE });
+  const extra = ambientWalkers(world, [mid[0], mid[1]], walkers, scenario.seed, 30, 40, { point: start, radius: WALKER_START_CLEARANCE });
   return { ...scenario, id: `${scenario.id}+${walkers}walkers`, pedestrians: [...scenario.pedestrians, ...extra] };
 }

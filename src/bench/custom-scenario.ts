@@ -16,6 +16,7 @@ import { arcLengths, densify, polylineLength, sampleAt } from '../world/polyline
 import { isWalkable, zoneAt } from '../world/queries';
 import { segmentAllOk } from '../world/navgraph';
 import { findRoute } from '../world/routes';
+import { stepsLabel, stepsOnRoute } from '../world/osm/steps';
 import type { World } from '../world/world';
 import { parseScenarios, type Behaviour, type Scenario } from '../sim/scenario';
 import { crossingPedestrians, placeBehaviour } from './suites';
@@ -105,7 +106,7 @@ function crosswalkOnRoute(world: World, route: Vec2[]): number | null {
  * them when a later check throws).
  *
  * @throws UserError naming what is wrong: no walkable ground near a point, no route between them,
- *   a behaviour that cannot be placed on this route (too short, too narrow, no crosswalk for
+ *   a route over a real place's steps (scenarios are driven by wheeled robots), a behaviour that cannot be placed on this route (too short, too narrow, no crosswalk for
  *   ped-crossing), a trigger the robot never comes near.
  */
 export function customScenario(req: CustomScenarioRequest, notes: string[] = []): { scenario: Scenario; notes: string[] } {
@@ -119,6 +120,8 @@ export function customScenario(req: CustomScenarioRequest, notes: string[] = [])
   const route = (onGraph ? trimEnds(world, raw) : raw).map(([x, y]): Vec2 => [r3(x), r3(y)]);
   const off = densify(route, 0.25).find((p) => !isWalkable(world, p[0], p[1]));
   if (off) throw new UserError(`scenario: the route leaves the walkable area at ${fmt(off)} (${where(world, off)})`);
+  const steps = stepsOnRoute(world, route);
+  if (steps) throw new UserError(`scenario: the route from ${fmt(from)} to ${fmt(to)} climbs ${stepsLabel(steps)}, which a wheeled robot cannot: choose other --from/--to`);
   const length = polylineLength(route);
   const rng = createRng(req.seed ?? 0).fork('custom-scenario');
   const behaviour = req.behaviour;

@@ -27,6 +27,7 @@ import { generateWorld, type World } from '../world/world';
 import { DELIVERY_ROBOT } from '../robot/robot-spec';
 import { footprintCorners } from '../robot/unicycle';
 import { blockAlternatives } from './blockers';
+import { stepsOnRoute } from '../world/osm/steps';
 import { SCANNED_KINDS, scannedUnitScenarios, type ScannedKind, type ScannedScene } from './scanned-suites';
 import type { Behaviour, PedestrianSpec, Scenario } from '../sim/scenario';
 
@@ -120,7 +121,7 @@ function baseScenario(id: string, suite: Scenario['suite'], category: string, wo
 const r3 = (v: number) => Math.round(v * 1000) / 1000;
 const roundRoute = (pts: Vec2[]): Vec2[] => pts.map(([x, y]) => [r3(x), r3(y)]);
 
-/** Samples a route of `kind` on world k mod n, retrying across worlds; throws when none is found. */
+/** Samples a route of `kind` on world k mod n, retrying across worlds (never one over a real place's steps: suites are driven by wheeled robots); throws when none is found. */
 function routeFor(rng: Rng, k: number, kind: SampledRoute['kind'], min: number, max: number, worlds: readonly SuiteWorld[], clearStart = false): { entry: SuiteWorld; world: World; route: SampledRoute } {
   for (let t = 0; t < worlds.length; t++) {
     const entry = worlds[(k + t) % worlds.length];
@@ -128,7 +129,7 @@ function routeFor(rng: Rng, k: number, kind: SampledRoute['kind'], min: number, 
     try {
       for (let redraw = 0; redraw < (clearStart ? 20 : 1); redraw++) {
         const route = sampleRoute(world, rng, { kind, minLength: min, maxLength: max, attempts: 80 });
-        if (route && (!clearStart || startFootprintClear(world, roundRoute(route.points)))) return { entry, world, route };
+        if (route && (!clearStart || startFootprintClear(world, roundRoute(route.points))) && !stepsOnRoute(world, route.points)) return { entry, world, route };
       }
     } catch {
       // This world has no block of that kind: try the next one.
@@ -424,6 +425,7 @@ export function longSuite(count = 100, minLength = 100, suite: Scenario['suite']
     const route = findRoute(world, a, b);
     if (!route || route.length < min || route.length > max) return null;
     if (worlds.clearStart && !startFootprintClear(world, roundRoute(route.points))) return null;
+    if (stepsOnRoute(world, route.points)) return null;
     const blockers = blockAlternatives(world, route.nodes);
     if (!blockers) return null;
     // Time limit: the route at `minSpeed` m/s.

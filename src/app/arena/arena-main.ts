@@ -12,9 +12,7 @@
  */
 import cityArenaUrl from '../../../scenes/arena/cityarena.json?url';
 import monacoSuiteUrl from '../../../scenes/arena/monaco-casino.json?url';
-import monacoExtractUrl from '../../../scenes/cities/monaco-casino.json?url';
-import { readExtract } from '../../world/osm/extract';
-import { registeredOsmWorld, registerOsmWorld } from '../../world/osm/world-ref';
+import { pageRealPlace } from '../real-places';
 import { actionText, type ArenaAction } from '../../arena/actions';
 import { ArenaEpisode, type ArenaObservation, type EpisodeStatus } from '../../arena/episode';
 import { taskWorld, type TaskWorld } from '../../arena/generate/context';
@@ -69,8 +67,6 @@ const viewSize = { width: sizeParam('w', ARENA_VIEW.width), height: sizeParam('h
 
 /** The suites the page plays (`?suite=NAME`), by name: their task files, bundled. */
 const PAGE_SUITES: Readonly<Record<string, string>> = { cityarena: cityArenaUrl, 'monaco-casino': monacoSuiteUrl };
-/** The real places those suites are set in: their Curbside OSM extracts, by the path the task file records. */
-const PAGE_EXTRACTS: Readonly<Record<string, string>> = { 'scenes/cities/monaco-casino.json': monacoExtractUrl };
 const suiteName = params.get('suite') ?? 'cityarena';
 
 const suitePicker = $<HTMLSelectElement>('suite');
@@ -364,16 +360,8 @@ async function load(): Promise<void> {
   file = parseTaskFile(path, await res.text());
   fillPicker(file);
   const ref = file.world;
-  if (ref.kind === 'osm' && !registeredOsmWorld(ref)) {
-    const extractUrl = PAGE_EXTRACTS[ref.path];
-    if (!extractUrl) throw new Error(`${path}: its real place ${ref.path} is not one this page has (${Object.keys(PAGE_EXTRACTS).join(', ')})`);
-    setStatus(`building ${taskWorldLabel(ref)} from OpenStreetMap…`);
-    const x = await fetch(extractUrl);
-    if (!x.ok) throw new Error(`${ref.path}: HTTP ${x.status}`);
-    const bytes = new Uint8Array(await x.arrayBuffer());
-    await new Promise((r) => setTimeout(r, 0));
-    registerOsmWorld(ref, readExtract(bytes, ref.path));
-  } else setStatus(`generating ${taskWorldLabel(ref)}…`);
+  if (ref.kind === 'osm') await pageRealPlace(ref, path, setStatus);
+  else setStatus(`generating ${taskWorldLabel(ref)}…`);
   await new Promise((r) => setTimeout(r, 0));
   tw = taskWorld(taskFileWorld(ref));
   viewCanvas.width = viewSize.width;
