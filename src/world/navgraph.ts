@@ -150,6 +150,15 @@ export function buildNavGraph(net: StreetNetwork, crosswalks: Crosswalk[], walka
   };
   const edges: NavEdge[] = [];
   const seen = new Set<string>();
+  // Nodes closer than a micrometre are one node: a crossing computed on the other line lands within
+  // rounding of a vertex (or of the same crossing computed on a third line), as where a walkway meets
+  // the shared end of two sidewalk lines at exactly right angles; an edge between them would be too
+  // short to keep, and dropping it would cut the graph there.
+  const parent: number[] = [];
+  const find = (i: number): number => {
+    while (parent[i] !== undefined && parent[i] !== i) i = parent[i];
+    return i;
+  };
   lines.forEach((ln, li) => {
     const pts: Vec2[] = [];
     for (let i = 0; i < ln.pts.length; i++) {
@@ -163,13 +172,28 @@ export function buildNavGraph(net: StreetNetwork, crosswalks: Crosswalk[], walka
       const key = a < b ? `${a}-${b}` : `${b}-${a}`;
       if (seen.has(key)) continue;
       const length = Math.hypot(nodes[b][0] - nodes[a][0], nodes[b][1] - nodes[a][1]);
-      if (length < 1e-6 || !walkable.segmentClearOfBoundary(nodes[a], nodes[b], NAV_CLEARANCE)) continue;
+      if (length < 1e-6) {
+        const [ra, rb] = [find(a), find(b)];
+        if (ra !== rb) parent[Math.max(ra, rb)] = Math.min(ra, rb);
+        continue;
+      }
+      if (!walkable.segmentClearOfBoundary(nodes[a], nodes[b], NAV_CLEARANCE)) continue;
       if (!walkable.contains((nodes[a][0] + nodes[b][0]) / 2, (nodes[a][1] + nodes[b][1]) / 2)) continue;
       seen.add(key);
       edges.push({ a, b, length, kind: ln.kind });
     }
   });
-  return largestComponent({ nodes, edges });
+  if (parent.length === 0) return largestComponent({ nodes, edges });
+  const merged = new Set<string>();
+  const kept: NavEdge[] = [];
+  for (const e of edges) {
+    const a = find(e.a), b = find(e.b);
+    const key = a < b ? `${a}-${b}` : `${b}-${a}`;
+    if (a === b || merged.has(key)) continue;
+    merged.add(key);
+    kept.push({ ...e, a, b });
+  }
+  return largestComponent({ nodes, edges: kept });
 }
 
 /** The largest connected component of a graph (ties: the one with the lowest node index), renumbered in node order. */

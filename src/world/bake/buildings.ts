@@ -20,6 +20,7 @@ import { hash01, valueNoise } from './noise';
 import { DEFAULT_SURFACE_DETAIL, type SurfaceDetail } from './fine-paving';
 import { bakeSign, DEFAULT_SIGN_STYLE, signLayout, signOffset, type SignLayout, type SignStyle } from './sign';
 import { type SplatBuilder, X_AXIS, Y_AXIS, Z_AXIS, type Rgb } from './splat-builder';
+import { MATERIAL_COLOURS, type BuildingLook, type WallMaterial } from '../osm/building-look';
 
 /** Facade lattice spacing, metres. */
 export const FACADE_SPACING = 0.3;
@@ -45,8 +46,7 @@ export const WALL_PALETTE: Rgb[] = [
   [0.66, 0.7, 0.72], // blue-grey
 ];
 /** Wall material of each WALL_PALETTE entry (same order). */
-const WALL_MATERIALS = ['brick', 'stone', 'render', 'concrete', 'render', 'brick', 'render'] as const;
-type WallMaterial = (typeof WALL_MATERIALS)[number];
+const WALL_MATERIALS: readonly WallMaterial[] = ['brick', 'stone', 'render', 'concrete', 'render', 'brick', 'render'];
 
 /**
  * Shade factor of the `fine` ground floor's wall texture at `t` metres along the wall and `z` metres
@@ -150,11 +150,15 @@ export function storefrontSign(b: StaticObject, baseZ: number, text: string, sty
  * @param signStyle how the sign's text is drawn (sign.ts: `font`, the default, or the older 5 × 7 `bitmap`).
  * @param surfaceDetail `fine` bakes the street face's ground floor on a lattice of half the spacing
  *   with its wall material's texture ({@link facadeTexture}); `coarse` as before.
+ * @param look a real building's tagged wall colour and material (src/world/osm/building-look.ts):
+ *   they replace the seeded ones (a material alone brings its default colour; a colour alone is
+ *   rendered plaster); the rest of the facade stays seeded.
  */
-export function bakeBuilding(b: StaticObject, baseZ: number, worldSeed: number, out: SplatBuilder, signText?: string | null, signStyle: SignStyle = DEFAULT_SIGN_STYLE, surfaceDetail: SurfaceDetail = DEFAULT_SURFACE_DETAIL): void {
+export function bakeBuilding(b: StaticObject, baseZ: number, worldSeed: number, out: SplatBuilder, signText?: string | null, signStyle: SignStyle = DEFAULT_SIGN_STYLE, surfaceDetail: SurfaceDetail = DEFAULT_SURFACE_DETAIL, look: BuildingLook | null = null): void {
   const rng = createRng(worldSeed).fork(`facade${b.id}`);
-  const wall = rng.pick(WALL_PALETTE);
-  const material = WALL_MATERIALS[WALL_PALETTE.indexOf(wall)];
+  const drawn = rng.pick(WALL_PALETTE);
+  const material = look?.material ?? (look?.colour ? 'render' : WALL_MATERIALS[WALL_PALETTE.indexOf(drawn)]);
+  const wall: Rgb = look?.colour ?? (look?.material ? MATERIAL_COLOURS[look.material] : drawn);
   const trim: Rgb = [wall[0] * 0.8, wall[1] * 0.8, wall[2] * 0.8];
   const bay = rng.range(2.6, 3.4);
   const winW = rng.range(1.0, 1.4), winH = rng.range(1.3, 1.7), sill = 0.9;

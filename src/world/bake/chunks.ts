@@ -13,6 +13,7 @@
  * (horizontal distance from the eye to the chunk's square) and intersect the view frustum, so a
  * frame's splat count follows what is in view rather than the world's size.
  */
+import type { BuildingLook } from '../osm/building-look';
 import { boxOutsideFrustum, cameraModel, type PinholeCamera } from '../../gpu/camera';
 import { allocateSplatCloud, type SplatCloud } from '../../splats/splat-cloud';
 import type { Box } from '../geometry';
@@ -108,6 +109,19 @@ export function chunkSquare(grid: ChunkGrid, id: number): Box {
   return [grid.origin[0] + ix * S, grid.origin[1] + iy * S, grid.origin[0] + (ix + 1) * S, grid.origin[1] + (iy + 1) * S];
 }
 
+const looksOf = new WeakMap<World, ReadonlyMap<number, BuildingLook>>();
+
+/** A real place's tagged building looks by obstacle id (every piece of a building), computed once per world; empty for a procedural world. */
+function buildingLooks(world: World): ReadonlyMap<number, BuildingLook> {
+  let m = looksOf.get(world);
+  if (!m) {
+    const looks = new Map<number, BuildingLook>();
+    for (const b of world.osm?.buildings ?? []) if (b.look) for (const id of b.objectIds) looks.set(id, b.look);
+    looksOf.set(world, (m = looks));
+  }
+  return m;
+}
+
 /**
  * Bakes one chunk of the world to splats (deterministic: a pure function of the world, the grid,
  * the id and the options).
@@ -127,9 +141,10 @@ export function bakeChunk(world: World, grid: ChunkGrid, id: number, options: Ba
   bakeZebraStripes(world, box, seed, out);
   bakeSlabJoints(world, box, seed, out, fine);
   const signs = signTexts(world);
+  const looks = buildingLooks(world);
   for (const ob of world.obstacles) {
     if (!inHalfOpenBox(box, ob.centre[0], ob.centre[1])) continue;
-    if (ob.kind === 'building') bakeBuilding(ob, world.curbHeight, world.seed, out, signs.get(ob.id), options.signStyle ?? DEFAULT_SIGN_STYLE, fine ? 'fine' : 'coarse');
+    if (ob.kind === 'building') bakeBuilding(ob, world.curbHeight, world.seed, out, signs.get(ob.id), options.signStyle ?? DEFAULT_SIGN_STYLE, fine ? 'fine' : 'coarse', looks.get(ob.id) ?? null);
     else bakeFurniture(world, ob, groundHeight(world, ob.centre[0], ob.centre[1]), seed, out);
   }
   const origin: [number, number, number] = [box[0], box[1], 0];

@@ -26,6 +26,7 @@ import { parseWidth } from './highway-tags';
 import { resolveSelection, selectionText, type OsmSelection } from './selection';
 import { buildOsmNetwork } from './streets';
 import { OSM_ATTRIBUTION, type OsmBuildingLabel } from './world-data';
+import { buildingLook } from './building-look';
 
 /** Options of {@link buildOsmWorld}. */
 export interface OsmWorldOptions {
@@ -98,7 +99,7 @@ export function buildOsmWorld(data: OsmData, options: OsmWorldOptions): World {
     const ordered = [objs[first], ...objs.filter((_, k) => k !== first)].map((o, k) => ({ ...o, id: obstacles.length + k }));
     obstacles.push(...ordered);
     const place = placeOf(b.tags);
-    labels.push({ osmId: b.osmId, objectIds: ordered.map((o) => o.id), houseNumber: b.tags['addr:housenumber'] ?? null, addrStreet: b.tags['addr:street'] ?? null, place: place && { ...place, osmId: b.osmId } });
+    labels.push({ osmId: b.osmId, objectIds: ordered.map((o) => o.id), houseNumber: b.tags['addr:housenumber'] ?? null, addrStreet: b.tags['addr:street'] ?? null, look: buildingLook(b.tags), place: place && { ...place, osmId: b.osmId } });
     for (const o of ordered) {
       let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
       for (const [x, y] of o.footprint) { x0 = Math.min(x0, x); y0 = Math.min(y0, y); x1 = Math.max(x1, x); y1 = Math.max(y1, y); }

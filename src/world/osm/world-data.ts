@@ -2,6 +2,7 @@
  * What a world from OpenStreetMap carries beyond a procedural one (plain JSON): where it came
  * from, and the real names of its streets, buildings and places.
  */
+import type { BuildingLook } from './building-look';
 import type { Georeference } from '../georef';
 import type { OsmSelection } from './selection';
 import type { OsmStreetInfo } from './streets';
@@ -31,6 +32,8 @@ export interface OsmBuildingLabel {
   houseNumber: string | null;
   /** `addr:street`, or null. */
   addrStreet: string | null;
+  /** Its wall colour and material when tagged (`building:colour`, `building:material`; building-look.ts), else null. */
+  look: BuildingLook | null;
   /** The shop or place inside it (a named `shop`/`amenity`/`tourism`/`historic`/`leisure` node or the building's own tags), or null. */
   place: { name: string; nameLatin: string | null; kind: string; osmId: string } | null;
 }
