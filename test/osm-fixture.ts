@@ -122,3 +122,26 @@ export function crossroads(): Crossroads {
     courtyardBuilding, courtyardCentre: [28, 28], bakery, overreachingBuilding, unclosed, bowtie, missingMember, missingNodeWay, strayWay,
   };
 }
+
+/** What {@link stepsAndRamp} made: the file, and the ids of the flight of steps and the ramp. */
+export interface StepsAndRamp {
+  bytes: Uint8Array;
+  stepsWay: number;
+  rampWay: number;
+}
+
+/**
+ * Two parallel streets 60 m apart (Rue Basse at y = 0, Rue Haute at y = 60, x −140…140 m) joined by a
+ * flight of steps (`highway=steps`, "Escalier du Test") at x = −40, meeting both streets at exactly
+ * right angles, and a footway ramp in the east (x 60 → 90 → 60); origin 43.74, 7.42.
+ */
+export function stepsAndRamp(): StepsAndRamp {
+  const f = new OsmFixture(43.74, 7.42);
+  const low = [f.node(-140, 0), f.node(-40, 0), f.node(60, 0), f.node(140, 0)];
+  const high = [f.node(-140, 60), f.node(-40, 60), f.node(60, 60), f.node(140, 60)];
+  f.way(low, { highway: 'residential', name: 'Rue Basse' });
+  f.way(high, { highway: 'residential', name: 'Rue Haute' });
+  const stepsWay = f.way([low[1], f.node(-40, 30), high[1]], { highway: 'steps', name: 'Escalier du Test' });
+  const rampWay = f.way([low[2], f.node(90, 30), high[2]], { highway: 'footway', name: 'Rampe du Test' });
+  return { bytes: f.xml(), stepsWay, rampWay };
+}

@@ -10,7 +10,7 @@
  * left, even on its right, about one number per {@link ADDRESS_SPACING} metres of frontage.
  */
 import { createRng, type Rng } from '../core/random';
-import type { Vec2 } from './geometry';
+import { boxOf, type Vec2 } from './geometry';
 import type { StreetNetwork } from './network';
 import type { StaticObject } from './objects';
 import type { OsmWorldData } from './osm/world-data';
@@ -289,9 +289,7 @@ export function nameOsmWorld(net: StreetNetwork, obstacles: readonly StaticObjec
   const objectById = new Map(obstacles.map((o) => [o.id, o]));
   const streetsNear = new BoxGrid<number>(50);
   for (const st of net.streets) {
-    let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
-    for (const [x, y] of st.centreline) { x0 = Math.min(x0, x); y0 = Math.min(y0, y); x1 = Math.max(x1, x); y1 = Math.max(y1, y); }
-    streetsNear.insert([x0, y0, x1, y1], st.id);
+    streetsNear.insert(boxOf(st.centreline), st.id);
   }
   const addresses: Address[] = [];
   for (const b of osm.buildings) {

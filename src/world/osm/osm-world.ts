@@ -11,7 +11,7 @@
  */
 import { createRng } from '../../core/random';
 import { buildBlocks } from '../blocks';
-import { pointInRing, type Vec2 } from '../geometry';
+import { boxOf, pointInRing, type Vec2 } from '../geometry';
 import { placeFurniture, type StaticObject } from '../objects';
 import { CURB_HEIGHT } from '../profile';
 import { BoxGrid, MultiPolygonIndex } from '../spatial-index';
@@ -84,9 +84,7 @@ export function buildOsmWorld(data: OsmData, options: OsmWorldOptions): World {
   const built = buildOsmBuildings(data, proj, bounds, streetLand, rng.fork('buildings'));
   const streetGrid = new BoxGrid<number>(50);
   for (const st of network.streets) {
-    let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
-    for (const [x, y] of st.centreline) { x0 = Math.min(x0, x); y0 = Math.min(y0, y); x1 = Math.max(x1, x); y1 = Math.max(y1, y); }
-    streetGrid.insert([x0, y0, x1, y1], st.id);
+    streetGrid.insert(boxOf(st.centreline), st.id);
   }
   const obstacles: StaticObject[] = [...furniture];
   const labels: OsmBuildingLabel[] = [];
@@ -101,9 +99,7 @@ export function buildOsmWorld(data: OsmData, options: OsmWorldOptions): World {
     const place = placeOf(b.tags);
     labels.push({ osmId: b.osmId, objectIds: ordered.map((o) => o.id), houseNumber: b.tags['addr:housenumber'] ?? null, addrStreet: b.tags['addr:street'] ?? null, look: buildingLook(b.tags), place: place && { ...place, osmId: b.osmId } });
     for (const o of ordered) {
-      let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
-      for (const [x, y] of o.footprint) { x0 = Math.min(x0, x); y0 = Math.min(y0, y); x1 = Math.max(x1, x); y1 = Math.max(y1, y); }
-      pieceGrid.insert([x0, y0, x1, y1], { label: labels.length - 1, ring: o.footprint });
+      pieceGrid.insert(boxOf(o.footprint), { label: labels.length - 1, ring: o.footprint });
     }
   }
   // Named place nodes onto the building they stand in (or the nearest within PLACE_REACH).

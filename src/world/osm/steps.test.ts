@@ -1,14 +1,12 @@
 /**
- * Steps never on a wheeled robot's route: two parallel streets joined by a flight of steps
- * (`highway=steps`) in the west and a footway ramp in the east (an OSM file made in the test).
- * The flight is found, a graph route up the steps is flagged and one along the street past their
- * foot is not, `npm run scenario`'s builder refuses a route over them by name, and a real place's
- * suites never draw one.
+ * Steps on a real place: two parallel streets joined by a flight of steps (`highway=steps`) at right
+ * angles in the west and a footway ramp in the east (test/osm-fixture.ts stepsAndRamp). The flight
+ * is found, walkable and on the pedestrian network; a graph route up the steps is flagged and one
+ * along the street past their foot is not (src/bench/steps-routes.test.ts: the suites and
+ * `npm run scenario` keep them off wheeled routes).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { OsmFixture } from '../../../test/osm-fixture';
-import { customScenario } from '../../bench/custom-scenario';
-import { osmSuite } from '../../bench/osm-suite';
+import { stepsAndRamp } from '../../../test/osm-fixture';
 import type { Vec2 } from '../geometry';
 import { findRoute } from '../routes';
 import { isWalkable } from '../queries';
@@ -26,16 +24,9 @@ let stepsWay: number;
 const nearestNode = (world: World, x: number, y: number): Vec2 => world.nav.nodes.reduce((a, b) => (Math.hypot(b[0] - x, b[1] - y) < Math.hypot(a[0] - x, a[1] - y) ? b : a));
 
 beforeAll(() => {
-  const f = new OsmFixture(43.74, 7.42);
-  const low = [f.node(-140, 0), f.node(-40, 0), f.node(60, 0), f.node(140, 0)];
-  // The flight meets both streets at exactly right angles: where it crosses the shared end of two
-  // sidewalk lines, the crossings computed on each line differ by rounding (navgraph.ts merges them).
-  const high = [f.node(-140, 60), f.node(-40, 60), f.node(60, 60), f.node(140, 60)];
-  f.way(low, { highway: 'residential', name: 'Rue Basse' });
-  f.way(high, { highway: 'residential', name: 'Rue Haute' });
-  stepsWay = f.way([low[1], f.node(-40, 30), high[1]], { highway: 'steps', name: 'Escalier du Test' });
-  f.way([low[2], f.node(90, 30), high[2]], { highway: 'footway', name: 'Rampe du Test' });
-  world = buildOsmWorld(readOsm(f.xml(), FILE), { file: FILE, md5: ref.md5, selection: ref.selection, seed: 0 });
+  const fx = stepsAndRamp();
+  stepsWay = fx.stepsWay;
+  world = buildOsmWorld(readOsm(fx.bytes, FILE), { file: FILE, md5: ref.md5, selection: ref.selection, seed: 0 });
 });
 
 describe('steps on a real place', () => {
@@ -62,16 +53,5 @@ describe('steps on a real place', () => {
     expect(along).not.toBeNull();
     expect(Math.max(...along!.points.map((p) => p[1]))).toBeLessThan(12);
     expect(stepsOnRoute(world, along!.points)).toBeNull();
-  });
-
-  it('npm run scenario refuses a route over the steps, naming them', () => {
-    const from = nearestNode(world, -40, 10), to = nearestNode(world, -40, 50);
-    expect(() => customScenario({ world, worldRef: ref, from, to, seed: 0 })).toThrow(`climbs the steps Escalier du Test (way/${stepsWay}), which a wheeled robot cannot`);
-  });
-
-  it("the place's suites never put a route on the steps", () => {
-    const suite = osmSuite(world, ref, 'steps', { perCategory: 6, perBehaviour: 1, longCount: 3 });
-    expect(suite.scenarios.length).toBeGreaterThan(10);
-    for (const s of suite.scenarios) expect(stepsOnRoute(world, s.robot.route), s.id).toBeNull();
   });
 });

@@ -6,7 +6,7 @@
  * `tJunction`, 4 or more → `intersection`. The largest connected part of the network is kept; the
  * OSM ids of the ways it drops are reported.
  */
-import type { Box, Vec2 } from '../geometry';
+import { boxOf, type Box, type Vec2 } from '../geometry';
 import type { Junction, JunctionKind, Street, StreetNetwork } from '../network';
 import { polylineLength, projectOnPolyline } from '../polyline';
 import { maxReach, type StreetProfile } from '../profile';
@@ -312,9 +312,7 @@ export function buildOsmNetwork(data: OsmData, proj: NodeProjector, box: Box): O
   const roadGrid = new BoxGrid<number>(50);
   main.forEach((e, id) => {
     if (!roadOf(e.cls) || info[id].name === null) return;
-    let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
-    for (const [x, y] of e.pts) { x0 = Math.min(x0, x); y0 = Math.min(y0, y); x1 = Math.max(x1, x); y1 = Math.max(y1, y); }
-    roadGrid.insert([x0, y0, x1, y1], id);
+    roadGrid.insert(boxOf(e.pts), id);
   });
   main.forEach((e, id) => {
     if (e.tags.footway !== 'sidewalk' || info[id].name !== null) return;
