@@ -15,6 +15,7 @@
  * coordinate_match (ε = 20 m); object count → mean relative accuracy; relational spatial reasoning →
  * fuzzy_match.
  */
+import { parseJsonFile } from '../core/json-file';
 import { z } from 'zod';
 import { UserError } from '../core/user-error';
 import { generateWorld, type World } from '../world/world';
@@ -252,24 +253,14 @@ export class TaskFileError extends UserError {}
  * @throws TaskFileError naming `source` and the first failing field (also for duplicate ids).
  */
 export function parseTaskFile(source: string, text: string): ArenaTaskFile {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (e) {
-    throw new TaskFileError(`${source}: not valid JSON (${(e as Error).message})`);
-  }
-  const r = TaskFileSchema.safeParse(json);
-  if (!r.success) {
-    const i = r.error.issues[0];
-    throw new TaskFileError(`${source}: ${i.path.length ? i.path.join('.') : '(root)'}: ${i.message}`);
-  }
+  const data = parseJsonFile(TaskFileSchema, source, text, (m) => new TaskFileError(m));
   const seen = new Set<string>();
-  r.data.tasks.forEach((t, k) => {
+  data.tasks.forEach((t, k) => {
     if (seen.has(t.id)) throw new TaskFileError(`${source}: tasks.${k}.id: duplicate id '${t.id}'`);
     seen.add(t.id);
     if (t.truth.scoring !== FAMILY_SCORING[t.family]) throw new TaskFileError(`${source}: tasks.${k}.truth.scoring: ${t.family} is scored by ${FAMILY_SCORING[t.family]}, not ${t.truth.scoring}`);
   });
-  return r.data;
+  return data;
 }
 
 /** The task file's canonical text (2-space JSON and a final newline): what `arena:tasks` writes and the checked-in suites hold. */

@@ -64,7 +64,8 @@ if (isEntryPoint(import.meta.url)) runCli(async () => {
     named.push({ ref, from });
   };
   let georef: Georeference | null = null;
-  const suite = o.suite ? parseTaskFile(resolveArenaSuite(o.suite), readFileSync(resolveArenaSuite(o.suite), 'utf8')) : null;
+  const suitePath = o.suite ? resolveArenaSuite(o.suite) : null;
+  const suite = suitePath ? parseTaskFile(suitePath, readFileSync(suitePath, 'utf8')) : null;
   if (suite) agree(suite.world, `--suite ${o.suite}`);
   let taskFiles: string[] = [];
   if (o.tasks) {

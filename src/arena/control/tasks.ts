@@ -11,6 +11,7 @@
  * DCR 12 dynamic closure replanning, SF 5 time-window scheduling, MP 13 multi-stop routes, PS 3
  * place search, PL 2 long navigation among pedestrians.
  */
+import { parseJsonFile } from '../../core/json-file';
 import { z } from 'zod';
 import type { Vec2 } from '../../world/geometry';
 import type { World } from '../../world/world';
@@ -39,18 +40,7 @@ export type ExportManifest = z.infer<typeof ExportManifestSchema>;
  * @throws UrbanGroundTaskError naming `source` and the first failing field.
  */
 export function parseExportManifest(source: string, text: string): ExportManifest {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (e) {
-    throw new UrbanGroundTaskError(`${source}: not JSON (${(e as Error).message})`);
-  }
-  const r = ExportManifestSchema.safeParse(json);
-  if (!r.success) {
-    const i = r.error.issues[0];
-    throw new UrbanGroundTaskError(`${source}: not an arena:export manifest: ${i.path.length ? i.path.join('.') : '(root)'}: ${i.message}`);
-  }
-  return r.data;
+  return parseJsonFile(ExportManifestSchema, source, text, (m) => new UrbanGroundTaskError(m), 'not an arena:export manifest');
 }
 
 /** UrbanGround's task kinds: id prefix → numeric type and type name. */
