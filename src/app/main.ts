@@ -79,7 +79,8 @@ async function scenarioList(): Promise<Scenario[]> {
   const suite = panel.suite.value;
   if (suite === 'city') return [freeRoamScenario(0)];
   if (suite === 'dropped') return dropped;
-  const all = await loadSuite(suite as SuiteName);
+  // A real place's suite builds its world first (seconds): say so where the HUD stands.
+  const all = await loadSuite(suite as SuiteName, (line) => void (document.getElementById('hud')!.textContent = line));
   const b = panel.behaviour.value;
   return b === 'any' ? all : all.filter((s) => s.category === b || s.pedestrians.some((p) => p.behaviour === b));
 }

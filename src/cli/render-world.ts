@@ -49,7 +49,7 @@ export interface WorldCliOptions extends OsmOptionValues {
 }
 
 /**
- * Renders a view (or the map) of a procedural world or a scene file to `o.out`.
+ * Renders a view (or the map) of a procedural world, a real place or a scene file to `o.out`.
  *
  * @throws CliError when `--world` is neither an integer nor a readable `.json` file (with `--osm`:
  *   not an integer), when the scene file is invalid (`file: field: problem`), or when the page
@@ -60,12 +60,12 @@ export async function renderWorldCli(o: WorldCliOptions): Promise<void> {
   const osm = hasOsm(o);
   const isScene = !osm && /\.json$/i.test(o.world ?? '');
   const seed = Number(o.world ?? 0);
-  if (!isScene && !Number.isInteger(seed)) throw new CliError(`--world ${o.world}: expected an integer seed${osm ? ' (with --osm, the seed of what OSM leaves open)' : ' or a scene file ending in .json'}`);
-  const real = osm ? osmWorldRefFromOptions(o, o.worldSize ?? 400, seed).world : null;
-  const label = real ? osmWorldLabel(osmRefOfWorld(real)!) : (o.world as string);
+  if (!isScene && !(Number.isInteger(seed) && (!osm || seed >= 0))) throw new CliError(`--world ${o.world}: expected an integer seed${osm ? ' (with --osm, the seed of what OSM leaves open)' : ' or a scene file ending in .json'}`);
   if (o.conditions && (isScene || o.map)) throw new CliError(`--time and --weather apply to views of a procedural world (--world SEED), not to ${o.map ? '--map' : 'scene files'}`);
   if (o.map && o.frames !== undefined) throw new CliError('--frames and --orbit apply to views, not to --map');
   if (o.map && o.pedestrianAt) throw new CliError('--pedestrian-at applies to views, not to --map');
+  const real = osm ? osmWorldRefFromOptions(o, o.worldSize ?? 400, seed).world : null;
+  const label = real ? osmWorldLabel(osmRefOfWorld(real)!) : (o.world as string);
   let sceneText = '';
   let capturePath = '';
   if (isScene) {
