@@ -45,10 +45,21 @@ export async function readOsmWorldData(ref: OsmWorldRef): Promise<OsmData> {
   const bytes = readFileSync(file);
   const md5 = createHash('md5').update(bytes).digest('hex');
   if (md5 !== ref.md5) throw new UserError(`${ref.path}: md5 ${md5} is not the ${ref.md5} the suite was made from: the file changed, so its world would not be the suite's (remake the suite from this file, or restore the file)`);
+  return parsedOsm(file, md5, bytes, ref.path);
+}
+
+/**
+ * The elements of OSM file `file` (absolute) whose bytes are `bytes` with md5 `md5`, parsed once
+ * per run for every reader (a tool that builds a place and then cuts its extract for the page).
+ *
+ * @param name names the file in errors.
+ * @throws OsmError naming `name` when it is not OSM.
+ */
+export function parsedOsm(file: string, md5: string, bytes: Uint8Array, name: string): OsmData {
   const key = `${file}\u0000${md5}`;
   let data = parsed.get(key);
   if (!data) {
-    data = readOsm(bytes, ref.path);
+    data = readOsm(bytes, name);
     parsed.set(key, data);
   }
   return data;

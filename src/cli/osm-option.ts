@@ -4,13 +4,13 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { basename } from 'node:path';
+import { basename, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { CliError } from '../core/user-error';
-import { readOsmWorldData, recordedOsmPath } from '../bench/osm-worlds-node';
+import { parsedOsm, readOsmWorldData, recordedOsmPath } from '../bench/osm-worlds-node';
 import { effectiveSelection, extractSelection } from '../world/osm/extract';
 import { buildOsmWorld } from '../world/osm/osm-world';
-import { osmWorldKey, registerOsmWorld, type OsmWorldRef } from '../world/osm/world-ref';
+import { osmWorldKey, registerOsmWorld, type OsmWorldRef, type PageOsmWorld } from '../world/osm/world-ref';
 import { readOsm } from '../world/osm/read';
 import { parseBbox, parseLatLon, type OsmSelection } from '../world/osm/selection';
 import type { OsmWorldSummary } from '../world/osm/world-data';
@@ -79,7 +79,8 @@ export function hasOsm(o: OsmOptionValues): o is OsmOptionValues & { osm: string
  */
 export function osmWorldRefFromOptions(o: OsmOptionValues & { osm: string }, size: number, seed: number): { ref: OsmWorldRef; world: World } {
   const { bytes, md5 } = readOsmFile(o.osm);
-  const data = readOsm(bytes, o.osm);
+  // Parsed through the run's cache: pageWorldOf cuts the page's extract from the same elements.
+  const data = parsedOsm(resolve(o.osm), md5, bytes, o.osm);
   const ref: OsmWorldRef = { kind: 'osm', path: recordedOsmPath(o.osm), md5, selection: effectiveSelection(data, osmSelection(o, size)), seed };
   return { ref, world: registerOsmWorld(ref, data) };
 }
@@ -99,7 +100,7 @@ const pageExtracts = new Map<string, string>();
  *
  * @throws UserError naming the OSM file when it is missing or changed since the world was built.
  */
-export async function pageWorldOf(world: World): Promise<{ seed: number; worldSize: number; osm?: { ref: OsmWorldRef; extract: string } }> {
+export async function pageWorldOf(world: World): Promise<{ seed: number; worldSize: number; osm?: PageOsmWorld }> {
   const ref = osmRefOfWorld(world);
   if (!ref) return { seed: world.seed, worldSize: world.size };
   const key = osmWorldKey(ref);
