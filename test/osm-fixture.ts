@@ -145,3 +145,90 @@ export function stepsAndRamp(): StepsAndRamp {
   const rampWay = f.way([low[2], f.node(90, 30), high[2]], { highway: 'footway', name: 'Rampe du Test' });
   return { bytes: f.xml(), stepsWay, rampWay };
 }
+
+/** What {@link streetFurniture} made: the file and the ids of its furniture nodes. */
+export interface StreetFurniture {
+  fixture: OsmFixture;
+  bytes: Uint8Array;
+  /** A street lamp in the north verge of the avenue (stays where mapped). */
+  lamp: number;
+  /** A bench mapped on the north sidewalk (moved off it). */
+  bench: number;
+  /** Bus stop "Tilleuls": its platform at the back of the south sidewalk, and its stop position on the carriageway (dropped). */
+  platform: number;
+  stopPosition: number;
+  /** Bus stop "Mairie", mapped only as a stop position on the avenue's centreline (moved to the kerb). */
+  mairie: number;
+  /** A tree in the garden north of the avenue (`height=15`, `circumference=1.2`). */
+  tree: number;
+  /** A street tree in the avenue's north verge (no generated trees on that kerb then). */
+  streetTree: number;
+  bin: number;
+  postBox: number;
+  bikeParking: number;
+  bollard: number;
+  /** A bench mapped inside a building (skipped). */
+  benchInBuilding: number;
+  /** A street lamp outside a 300 m selection (ignored). */
+  lampOutside: number;
+}
+
+/**
+ * "Avenue des Tilleuls" (`highway=secondary`, 4 lanes: carriageway 12.8 m) west–east through
+ * (45.76, 4.83), x −200…200 m, crossed by "Rue du Parc" (residential) at x = 100, a building north
+ * of the avenue at x 60–90, y 12–30, and street furniture of every mapped kind.
+ */
+export function streetFurniture(): StreetFurniture {
+  const f = new OsmFixture(45.76, 4.83);
+  const j = f.node(100, 0);
+  f.way([f.node(-200, 0), f.node(-60, 0), j, f.node(200, 0)], { highway: 'secondary', lanes: '4', name: 'Avenue des Tilleuls' });
+  f.way([f.node(100, -200), j, f.node(100, 200)], { highway: 'residential', name: 'Rue du Parc' });
+  f.ring([[60, 12], [90, 12], [90, 30], [60, 30]], { building: 'yes' });
+  const made = {
+    fixture: f,
+    lamp: f.node(10, 7.1, { highway: 'street_lamp' }),
+    bench: f.node(20, 8.5, { amenity: 'bench' }),
+    platform: f.node(42, -9.3, { highway: 'bus_stop', name: 'Tilleuls', public_transport: 'platform' }),
+    stopPosition: f.node(40, -2, { highway: 'bus_stop', name: 'Tilleuls', public_transport: 'stop_position' }),
+    mairie: f.node(-60, 0.5, { highway: 'bus_stop', name: 'Mairie', public_transport: 'stop_position' }),
+    tree: f.node(0, 30, { natural: 'tree', height: '15', circumference: '1.2' }),
+    streetTree: f.node(-100, 7.1, { natural: 'tree' }),
+    bin: f.node(-20, 8.8, { amenity: 'waste_basket' }),
+    postBox: f.node(-30, -9.8, { amenity: 'post_box' }),
+    bikeParking: f.node(-40, 14, { amenity: 'bicycle_parking', capacity: '10' }),
+    bollard: f.node(-50, 7.1, { barrier: 'bollard' }),
+    benchInBuilding: f.node(75, 20, { amenity: 'bench' }),
+    lampOutside: f.node(-175, 7.1, { highway: 'street_lamp' }),
+  };
+  return { ...made, bytes: f.xml() };
+}
+
+/** What {@link plazas} made: the file and the ids of its pedestrian areas. */
+export interface Plazas {
+  bytes: Uint8Array;
+  /** "Place du Marché" (closed way, `highway=pedestrian` `area=yes`), x −20…20, y 6…36, north of Marktgasse. */
+  square: number;
+  /** A multipolygon `area:highway=pedestrian`, x 50…90, y −40…−6.5, south of Marktgasse (0.55 m past its frontage), with a garden hole x 62…78, y −30…−18. */
+  courtyard: number;
+  /** A pedestrian area 60 m north of everything (reached by nothing). */
+  island: number;
+  /** A footway from the square's north edge to a dead end 30 m on (walked only through the square). */
+  footway: number;
+}
+
+/**
+ * "Marktgasse" (residential, x −150…150 at y = 0, a zebra crossing at x = 35) with pedestrian areas on both sides, one closed
+ * way and one multipolygon with a hole, a footway that reaches the street only across the square, and
+ * an area the network cannot reach; origin 47.37, 8.54.
+ */
+export function plazas(): Plazas {
+  const f = new OsmFixture(47.37, 8.54);
+  f.way([f.node(-150, 0), f.node(0, 0), f.node(35, 0, { highway: 'crossing', crossing: 'zebra' }), f.node(150, 0)], { highway: 'residential', name: 'Marktgasse' });
+  const square = f.ring([[-20, 6], [20, 6], [20, 36], [-20, 36]], { highway: 'pedestrian', area: 'yes', name: 'Place du Marché' });
+  const footway = f.way([f.node(0, 34), f.node(0, 64)], { highway: 'footway' });
+  const outer = f.ring([[50, -40], [90, -40], [90, -6.5], [50, -6.5]]);
+  const inner = f.ring([[62, -30], [78, -30], [78, -18], [62, -18]]);
+  const courtyard = f.relation([{ type: 'way', ref: outer, role: 'outer' }, { type: 'way', ref: inner, role: 'inner' }], { type: 'multipolygon', 'area:highway': 'pedestrian' });
+  const island = f.ring([[-100, 100], [-80, 100], [-80, 120], [-100, 120]], { highway: 'pedestrian', area: 'yes' });
+  return { bytes: f.xml(), square, courtyard, island, footway };
+}

@@ -1,7 +1,7 @@
 /**
  * Invariants every world must keep, procedural or built from OpenStreetMap, as vitest assertions:
  * valid CCW zones and convex obstacles, one connected pedestrian network reaching every walkable
- * piece, no building on a sidewalk or crosswalk, and landmarks reachable from the network.
+ * piece, no building or furniture on a sidewalk or crosswalk, and landmarks reachable from the network.
  */
 import { expect } from 'vitest';
 import { intersection, union } from '../src/world/clipping';
@@ -28,9 +28,11 @@ export function expectValidWorld(w: World, inv: WorldInventory, label: string): 
   expect(largestComponent(w.nav).nodes.length, `${label}: pedestrian network not connected`).toBe(nodes.length);
   const walk = union(w.zones.sidewalk, w.zones.crosswalk);
   for (const p of walk) expect(nodes.some(([x, y]) => pointInMultiPolygon(x, y, [p])), `${label}: walkable piece without waypoint`).toBe(true);
-  // No building on a sidewalk or crosswalk.
+  // No building or street furniture on a sidewalk or crosswalk.
   const buildings = union(...w.obstacles.filter((o) => o.kind === 'building').map((o) => [{ outer: o.footprint, holes: [] }]));
   expect(multiPolygonArea(intersection(buildings, walk)), `${label}: building on the walkable map`).toBeLessThan(1e-4);
+  const furniture = union(...w.obstacles.filter((o) => o.kind !== 'building').map((o) => [{ outer: o.footprint, holes: [] }]));
+  expect(multiPolygonArea(intersection(furniture, walk)), `${label}: street furniture on the walkable map`).toBeLessThan(1e-4);
   // Landmarks: an entrance within reach of a network waypoint.
   for (const l of inv.landmarks) {
     expect(l.node, `${label}: landmark ${l.name}`).toBeGreaterThanOrEqual(0);

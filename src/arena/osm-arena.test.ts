@@ -60,7 +60,7 @@ describe('the Monaco arena suites', () => {
 
   it('name the shipped extract by md5 and selection, carry the ODbL attribution, and regenerate byte for byte', { timeout: 120_000 }, async () => {
     for (const { file } of [city, ladder]) {
-      expect(file.world).toMatchObject({ kind: 'osm', path: 'scenes/cities/monaco-casino.json', selection: { kind: 'centre', lat: 43.7396, lon: 7.4278, size: 800 }, seed: 0 });
+      expect(file.world).toMatchObject({ kind: 'osm', path: 'scenes/cities/monaco-casino.json', selection: { kind: 'centre', lat: 43.7396, lon: 7.4278, size: 800 }, seed: 0, furniture: 'osm+generated' });
       expect(file.attribution).toMatch(/OpenStreetMap contributors.*ODbL/);
       checkTaskStarts('monaco', file, world.nav);
     }
@@ -109,8 +109,8 @@ describe('the Monaco arena suites', () => {
 
 describe('arena suites on the OSM XML files', () => {
   const places: { name: string; ref: OsmWorldRef }[] = [
-    { name: 'Bristol (file bounds)', ref: { kind: 'osm', path: '../shared/data/osm/bristol_sausage_links.osm', md5: '', selection: { kind: 'file' }, seed: 0 } },
-    { name: 'Borough (320 m)', ref: { kind: 'osm', path: '../shared/data/osm/borough_sausage_links.osm', md5: '', selection: { kind: 'centre', lat: 51.5005, lon: -0.0915, size: 320 }, seed: 0 } },
+    { name: 'Bristol (file bounds)', ref: { kind: 'osm', path: '../shared/data/osm/bristol_sausage_links.osm', md5: '', selection: { kind: 'file' }, seed: 0, furniture: 'osm+generated' } },
+    { name: 'Borough (320 m)', ref: { kind: 'osm', path: '../shared/data/osm/borough_sausage_links.osm', md5: '', selection: { kind: 'centre', lat: 51.5005, lon: -0.0915, size: 320 }, seed: 0, furniture: 'osm+generated' } },
   ];
   it.each(places)('$name: both suites made, round-tripped through their text and solved by the oracle', { timeout: 120_000 }, async ({ ref: given }) => {
     const bytes = readFileSync(resolve(ROOT, given.path));

@@ -25,7 +25,7 @@ import { buildOsmWorld } from '../world/osm/osm-world';
 const PATH = '../shared/data/osm/bristol_sausage_links.osm';
 const bytes = readSharedData('osm/bristol_sausage_links.osm');
 const md5 = createHash('md5').update(bytes).digest('hex');
-const ref: OsmWorldRef = { kind: 'osm', path: PATH, md5, selection: { kind: 'centre', lat: 51.4594, lon: -2.5512, size: 300 }, seed: 0 };
+const ref: OsmWorldRef = { kind: 'osm', path: PATH, md5, selection: { kind: 'centre', lat: 51.4594, lon: -2.5512, size: 300 }, seed: 0, furniture: 'osm+generated' };
 
 describe('osmSuite on Bristol, 300 m about Church Road', () => {
   const world = registerOsmWorld(ref, readOsm(bytes, PATH));

@@ -14,7 +14,7 @@ import type { World } from '../world/world';
 import { customScenario } from './custom-scenario';
 import { osmSuite } from './osm-suite';
 
-const ref: OsmWorldRef = { kind: 'osm', path: 'steps.osm', md5: '0'.repeat(32), selection: { kind: 'centre', lat: 43.74, lon: 7.42, size: 300 }, seed: 0 };
+const ref: OsmWorldRef = { kind: 'osm', path: 'steps.osm', md5: '0'.repeat(32), selection: { kind: 'centre', lat: 43.74, lon: 7.42, size: 300 }, seed: 0, furniture: 'osm+generated' };
 let world: World;
 let stepsWay: number;
 const nearestNode = (x: number, y: number): Vec2 => world.nav.nodes.reduce((a, b) => (Math.hypot(b[0] - x, b[1] - y) < Math.hypot(a[0] - x, a[1] - y) ? b : a));

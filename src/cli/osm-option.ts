@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { CliError } from '../core/user-error';
 import { parsedOsm, readOsmWorldData, recordedOsmPath } from '../bench/osm-worlds-node';
 import { effectiveSelection, extractSelection } from '../world/osm/extract';
@@ -13,7 +13,7 @@ import { buildOsmWorld } from '../world/osm/osm-world';
 import { osmWorldKey, registerOsmWorld, type OsmWorldRef, type PageOsmWorld } from '../world/osm/world-ref';
 import { readOsm } from '../world/osm/read';
 import { parseBbox, parseLatLon, type OsmSelection } from '../world/osm/selection';
-import type { OsmWorldSummary } from '../world/osm/world-data';
+import { FURNITURE_SOURCES, type FurnitureSource, type OsmWorldSummary } from '../world/osm/world-data';
 import type { World } from '../world/world';
 
 /** Adds `--osm`, `--centre` and `--bbox` to a command. */
@@ -21,7 +21,8 @@ export function addOsmOptions(cmd: Command): Command {
   return cmd
     .option('--osm <FILE>', 'build the world from an OpenStreetMap extract (.osm.pbf or .osm XML) instead of a seed')
     .option('--centre <LAT,LON>', 'with --osm: centre of the square selection, degrees (its side is the world size option)')
-    .option('--bbox <W,S,E,N>', 'with --osm: the selection as a longitude/latitude box, degrees (at most 2 km across)');
+    .option('--bbox <W,S,E,N>', 'with --osm: the selection as a longitude/latitude box, degrees (at most 2 km across)')
+    .addOption(new Option('--furniture <SOURCE>', 'with --osm: street furniture mapped in OSM only (osm), or with generated furniture on the kerbs OSM leaves empty').choices([...FURNITURE_SOURCES]));
 }
 
 /** The OSM options as parsed by commander. */
@@ -29,6 +30,7 @@ export interface OsmOptionValues {
   osm?: string;
   centre?: string;
   bbox?: string;
+  furniture?: FurnitureSource;
 }
 
 /** The selection the options give; `size` is the tool's world-size option (metres). @throws CliError / OsmError naming the option. */
@@ -57,7 +59,7 @@ export function osmWorldFromOptions(o: OsmOptionValues, size: number, seed = 0):
   if (!hasOsm(o)) return null;
   const selection = osmSelection(o, size);
   const { bytes, md5 } = readOsmFile(o.osm);
-  return buildOsmWorld(readOsm(bytes, o.osm), { file: o.osm, md5, selection, seed });
+  return buildOsmWorld(readOsm(bytes, o.osm), { file: o.osm, md5, selection, seed, furniture: o.furniture });
 }
 
 /**
@@ -66,7 +68,7 @@ export function osmWorldFromOptions(o: OsmOptionValues, size: number, seed = 0):
  * @throws CliError when `--centre`/`--bbox` come without `--osm`.
  */
 export function hasOsm(o: OsmOptionValues): o is OsmOptionValues & { osm: string } {
-  if (o.osm === undefined && (o.centre !== undefined || o.bbox !== undefined)) throw new CliError(`${o.centre !== undefined ? '--centre' : '--bbox'}: only with --osm FILE`);
+  if (o.osm === undefined && (o.centre !== undefined || o.bbox !== undefined || o.furniture !== undefined)) throw new CliError(`${o.centre !== undefined ? '--centre' : o.bbox !== undefined ? '--bbox' : '--furniture'}: only with --osm FILE`);
   return o.osm !== undefined;
 }
 
@@ -81,14 +83,14 @@ export function osmWorldRefFromOptions(o: OsmOptionValues & { osm: string }, siz
   const { bytes, md5 } = readOsmFile(o.osm);
   // Parsed through the run's cache: pageWorldOf cuts the page's extract from the same elements.
   const data = parsedOsm(resolve(o.osm), md5, bytes, o.osm);
-  const ref: OsmWorldRef = { kind: 'osm', path: recordedOsmPath(o.osm), md5, selection: effectiveSelection(data, osmSelection(o, size)), seed };
+  const ref: OsmWorldRef = { kind: 'osm', path: recordedOsmPath(o.osm), md5, selection: effectiveSelection(data, osmSelection(o, size)), seed, furniture: o.furniture ?? 'osm+generated' };
   return { ref, world: registerOsmWorld(ref, data) };
 }
 
 /** The ref a real place's world records (its source, and the seed it was built with). */
 export function osmRefOfWorld(world: World): OsmWorldRef | null {
   const src = world.osm?.source;
-  return src ? { kind: 'osm', path: src.file, md5: src.md5, selection: src.selection, seed: world.seed } : null;
+  return src ? { kind: 'osm', path: src.file, md5: src.md5, selection: src.selection, seed: world.seed, furniture: src.furniture } : null;
 }
 
 /** Extracts sent to the page, by world key (a real place's is cut once per run). */
@@ -121,5 +123,5 @@ const ids = (list: readonly (string | number)[], prefix = ''): string => (list.l
 
 /** One line of what an OSM world's build skipped, with the first OSM ids of each. */
 export function osmSummaryLine(s: OsmWorldSummary): string {
-  return `OSM: ${s.crosswalksMapped} mapped crossings, ${s.crosswalksPlaced} placed at junctions; ${s.separateSidewalkSides} road sides with a separate sidewalk way; skipped: ${s.waysMissingNodes.length} ways cut at missing nodes${ids(s.waysMissingNodes, 'way/')}, ${s.waysDisconnected.length} ways off the connected network${ids(s.waysDisconnected, 'way/')}, ${s.buildingsSkipped.length} buildings${ids(s.buildingsSkipped.map((b) => `${b.id}: ${b.why}`))}, ${s.placesUnplaced.length} named places on no building${ids(s.placesUnplaced)}`;
+  return `OSM: ${s.crosswalksMapped} mapped crossings, ${s.crosswalksPlaced} placed at junctions; ${s.separateSidewalkSides} road sides with a separate sidewalk way; skipped: ${s.waysMissingNodes.length} ways cut at missing nodes${ids(s.waysMissingNodes, 'way/')}, ${s.waysDisconnected.length} ways off the connected network${ids(s.waysDisconnected, 'way/')}, ${s.buildingsSkipped.length} buildings${ids(s.buildingsSkipped.map((b) => `${b.id}: ${b.why}`))}, ${s.placesUnplaced.length} named places on no building${ids(s.placesUnplaced)}; pedestrian areas: ${s.pedestrianAreas} walkable, ${s.pedestrianAreasSkipped.length} skipped${ids(s.pedestrianAreasSkipped.map((a) => `${a.id}: ${a.why}`))}; street furniture: ${s.furnitureMapped} mapped objects placed, ${s.furnitureSkipped.length} skipped${ids(s.furnitureSkipped.map((f) => `${f.id}: ${f.why}`))}`;
 }

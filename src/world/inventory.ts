@@ -56,7 +56,7 @@ export interface Landmark {
   /** The pedestrian-network node closest to the entrance (`network.nodes` index) and its distance, metres. */
   node: number;
   nodeDistance: number;
-  /** Worlds from OSM: the feature it came from (`node/123`, `way/45`) and its OSM kind (`shop=bakery`). */
+  /** Worlds from OSM: the feature it came from (`node/123`, `way/45`) and its OSM kind (`shop=bakery`, `highway=bus_stop`). */
   osm?: { id: string; kind: string };
 }
 
@@ -143,15 +143,19 @@ export function worldInventory(world: World): WorldInventory {
     return best.side > 0 ? 'left' : 'right';
   };
   const honoured = new Set<string>();
+  // A real place's mapped furniture: a bus stop keeps its OSM name (a pole as much as a shelter).
+  const mapped = new Map((world.osm?.furniture ?? []).map((l) => [l.objectId, l]));
+  const isBusStop = (id: number) => mapped.get(id)?.tag === 'highway=bus_stop';
   const objects: InventoryObject[] = world.obstacles.map((o) => {
     const street = streetName(o.streetId);
     const a = addressOf.get(o.id);
-    const name = a ? (a.shop ?? addressText(a)) : street ? furnitureName(o, street, world.seed, honoured) : null;
+    const osmName = mapped.get(o.id)?.name ?? null;
+    const name = a ? (a.shop ?? addressText(a)) : osmName ?? (street ? (isBusStop(o.id) ? `${street} bus stop` : furnitureName(o, street, world.seed, honoured)) : null);
     return { id: o.id, kind: o.kind, name, position: p3(o.centre), yaw: r3(o.yaw), height: r3(o.height), street, side: street ? sideOf(o) : null };
   });
   // Named furniture (bus stops, kiosks, fountains, statues) sharing a name gets numbers when there are several.
   const named = new Map<string, InventoryObject[]>();
-  for (const o of objects) if (o.kind in LANDMARK_OF && o.name) named.set(o.name, [...(named.get(o.name) ?? []), o]);
+  for (const o of objects) if ((o.kind in LANDMARK_OF || isBusStop(o.id)) && o.name) named.set(o.name, [...(named.get(o.name) ?? []), o]);
   for (const group of named.values()) if (group.length > 1) group.forEach((o, k) => { o.name = `${o.name} ${k + 1}`; });
 
   const byId = new Map(world.obstacles.map((o) => [o.id, o]));
@@ -182,9 +186,10 @@ export function worldInventory(world: World): WorldInventory {
       o.name = addressText(a); // faces no sidewalk of the network (a fork's island): no shop sign
       return [];
     }
-    const kind = LANDMARK_OF[o.kind];
+    const label = mapped.get(o.id);
+    const kind = isBusStop(o.id) ? 'bus-stop' : LANDMARK_OF[o.kind];
     const near = kind ? nearestNode(o.position) : null;
-    if (kind && near && o.name && o.street) return [{ id: o.id, kind, name: o.name, position: o.position, street: o.street, address: null, entrance: o.position, ...near }];
+    if (kind && near && o.name && o.street) return [{ id: o.id, kind, name: o.name, position: o.position, street: o.street, address: null, entrance: o.position, ...near, ...(label ? { osm: { id: label.osmId, kind: label.tag } } : {}) }];
     return [];
   });
   const counts: Partial<Record<ObjectKind, number>> = {};

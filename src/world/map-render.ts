@@ -44,6 +44,7 @@ export const OBSTACLE_COLORS: Record<ObjectKind, Rgba> = {
   statue: [120, 110, 150, 255],
   fountain: [70, 150, 220, 255],
   bikeRack: [110, 110, 120, 255],
+  postBox: [230, 190, 20, 255],
 };
 
 /** An agent marker: position (metres), optional heading (rad, CCW from +x), radius (metres, default 0.5) and colour. */

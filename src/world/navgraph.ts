@@ -2,7 +2,7 @@
  * The pedestrian navigation graph: waypoints and edges on sidewalks and crosswalks.
  *
  * Lines: the centreline of every sidewalk (clear path) on both sides of every street and around
- * roundabouts, the centreline of every walkway (a street without carriageway), and the axis of every crosswalk (extended to the sidewalk centrelines on both sides).
+ * roundabouts, the centreline of every walkway (a street without carriageway), the axis of every crosswalk (extended to the sidewalk centrelines on both sides), and any lines the caller adds.
  * Lines are cut at 2 m and at every crossing of two lines (a crossing becomes a shared waypoint);
  * an edge is kept only when it lies inside the walkable region (its midpoint inside, and the whole
  * segment at least {@link NAV_CLEARANCE} from the region's boundary: an exact test); the largest connected component is the graph.
@@ -95,9 +95,11 @@ function navLines(net: StreetNetwork, crosswalks: Crosswalk[]): Line[] {
  * Builds the navigation graph.
  *
  * @param walkable index of the walkable region (union of sidewalk and crosswalk polygons).
+ * @param extraLines more sidewalk lines (a real place's pedestrian areas: osm/pedestrian-areas.ts),
+ *   joined to the others where they cross, their edges kept where walkable as every line's.
  */
-export function buildNavGraph(net: StreetNetwork, crosswalks: Crosswalk[], walkable: MultiPolygonIndex): NavGraph {
-  const lines = navLines(net, crosswalks);
+export function buildNavGraph(net: StreetNetwork, crosswalks: Crosswalk[], walkable: MultiPolygonIndex, extraLines: readonly Vec2[][] = []): NavGraph {
+  const lines = [...navLines(net, crosswalks), ...extraLines.map((pts): Line => ({ pts, kind: 'sidewalk' }))];
   // Segment grid for crossings between lines.
   const CELL = 8;
   const grid = new Map<string, [number, number][]>();

@@ -38,7 +38,7 @@ import { zoneOffsets } from './profile';
 import { BoxGrid, type MultiPolygonIndex } from './spatial-index';
 
 /** Kinds of static object. */
-export type ObjectKind = 'lampPost' | 'tree' | 'hydrant' | 'bench' | 'bin' | 'bollard' | 'signPost' | 'stopSign' | 'busShelter' | 'building' | 'kiosk' | 'statue' | 'fountain' | 'bikeRack';
+export type ObjectKind = 'lampPost' | 'tree' | 'hydrant' | 'bench' | 'bin' | 'bollard' | 'signPost' | 'stopSign' | 'busShelter' | 'building' | 'kiosk' | 'statue' | 'fountain' | 'bikeRack' | 'postBox';
 
 /** A static object on the ground (its base at the local ground height). */
 export interface StaticObject {
@@ -54,7 +54,7 @@ export interface StaticObject {
   height: number;
   /** Radius of the footprint's bounding circle about `centre`, metres. */
   radius: number;
-  /** Zone it stands in: `verge` (furniture zone) or `lot` (behind the frontage). */
+  /** Zone it stands in: `verge` (furniture zone) or `lot` (behind the frontage; worlds from OSM: also a mapped object in the frontage). */
   zone: 'verge' | 'lot';
   /** Street it belongs to (−1 for roundabout islands). */
   streetId: number;
@@ -71,6 +71,9 @@ interface Ctx {
   objects: StaticObject[];
   grid: BoxGrid<StaticObject>;
   verge: MultiPolygonIndex;
+  /** Street side being furnished (+1 left of the centreline), for `keepOff`. */
+  side: 1 | -1;
+  keepOff?: (streetId: number, side: 1 | -1, kind: ObjectKind) => boolean;
 }
 
 /**
@@ -86,6 +89,7 @@ function vergePoint(st: StreetNetwork['streets'][number], line: readonly Vec2[],
 }
 
 function tryAdd(ctx: Ctx, o: Omit<StaticObject, 'id'>, check: Ring): boolean {
+  if (ctx.keepOff?.(o.streetId, ctx.side, o.kind)) return false;
   if (!ctx.verge.containsRing(check)) return false;
   for (const other of ctx.grid.query(boxOf(check))) if (convexRingsOverlap(check, other.footprint)) return false;
   const obj: StaticObject = { ...o, id: ctx.objects.length };
@@ -94,7 +98,11 @@ function tryAdd(ctx: Ctx, o: Omit<StaticObject, 'id'>, check: Ring): boolean {
   return true;
 }
 
-function disc(kind: ObjectKind, c: Vec2, r: number, height: number, streetId: number, yaw = 0, canopyRadius = 0): [Omit<StaticObject, 'id'>, Ring] {
+/** An object to place, and the ring it needs clear (its footprint grown by {@link OBJECT_MARGIN}). */
+export type ObjectSpot = [Omit<StaticObject, 'id'>, Ring];
+
+/** A disc-footprint object of radius r (metres) at c in the verge, and its clear ring. */
+export function disc(kind: ObjectKind, c: Vec2, r: number, height: number, streetId: number, yaw = 0, canopyRadius = 0): ObjectSpot {
   const n = r >= 0.2 ? 12 : 8;
   return [
     { kind, footprint: circleRing(c[0], c[1], r, n, yaw), centre: c, yaw, height, radius: r, zone: 'verge', streetId, canopyRadius, front: [0, 0] },
@@ -102,7 +110,8 @@ function disc(kind: ObjectKind, c: Vec2, r: number, height: number, streetId: nu
   ];
 }
 
-function box(kind: ObjectKind, c: Vec2, length: number, width: number, yaw: number, height: number, streetId: number): [Omit<StaticObject, 'id'>, Ring] {
+/** A box-footprint object (length along `yaw`, width across, metres) at c in the verge, and its clear ring. */
+export function box(kind: ObjectKind, c: Vec2, length: number, width: number, yaw: number, height: number, streetId: number): ObjectSpot {
   return [
     { kind, footprint: rectRing(c[0], c[1], length, width, yaw), centre: c, yaw, height, radius: Math.hypot(length, width) / 2, zone: 'verge', streetId, canopyRadius: 0, front: [0, 0] },
     rectRing(c[0], c[1], length + 2 * OBJECT_MARGIN, width + 2 * OBJECT_MARGIN, yaw),
@@ -110,12 +119,25 @@ function box(kind: ObjectKind, c: Vec2, length: number, width: number, yaw: numb
 }
 
 /**
+ * Objects mapped in a real place (src/world/osm/furniture.ts) that generated furniture fills around:
+ * it keeps clear of them, and off the street sides where `keepOff` says OSM maps that kind.
+ */
+export interface MappedFurniture {
+  /** Ids 0 … n−1; the generated objects follow. */
+  objects: readonly StaticObject[];
+  keepOff: (streetId: number, side: 1 | -1, kind: ObjectKind) => boolean;
+}
+
+/**
  * Places street furniture in the verge zone of every street side and on roundabout islands.
  *
  * @param vergeIndex index of the final verge zone polygons.
+ * @param mapped objects already placed (a real place's mapped furniture): returned first, with the
+ *   generated ones clear of them; the random draws are the same with or without it.
  */
-export function placeFurniture(rng: Rng, net: StreetNetwork, layout: CrosswalkLayout, vergeIndex: MultiPolygonIndex): StaticObject[] {
-  const ctx: Ctx = { objects: [], grid: new BoxGrid(10), verge: vergeIndex };
+export function placeFurniture(rng: Rng, net: StreetNetwork, layout: CrosswalkLayout, vergeIndex: MultiPolygonIndex, mapped?: MappedFurniture): StaticObject[] {
+  const ctx: Ctx = { objects: [...(mapped?.objects ?? [])], grid: new BoxGrid(10), verge: vergeIndex, side: 1, keepOff: mapped?.keepOff };
+  for (const o of ctx.objects) ctx.grid.insert(boxOf(o.footprint), o);
   for (const st of net.streets) {
     if (st.closed) continue;
     const line = densify(st.centreline, 2);
@@ -123,6 +145,7 @@ export function placeFurniture(rng: Rng, net: StreetNetwork, layout: CrosswalkLa
     const L = cum[cum.length - 1];
     const cuts = layout.junctionCuts.get(st.id) ?? [0, 0];
     for (const side of [1, -1] as const) {
+      ctx.side = side;
       const r = rng.fork(`street${st.id}/side${side}`);
       const at = (s: number, lat: number) => vergePoint(st, line, cum, side, s, lat);
       const atCurb = (s: number, off: number): Vec2 => {
@@ -187,7 +210,7 @@ export function placeFurniture(rng: Rng, net: StreetNetwork, layout: CrosswalkLa
  * @param vergeIndex index of the final verge zone polygons.
  */
 export function placeLandmarkFurniture(rng: Rng, net: StreetNetwork, layout: CrosswalkLayout, vergeIndex: MultiPolygonIndex, existing: readonly StaticObject[], firstId: number): StaticObject[] {
-  const ctx: Ctx = { objects: [], grid: new BoxGrid(10), verge: vergeIndex };
+  const ctx: Ctx = { objects: [], grid: new BoxGrid(10), verge: vergeIndex, side: 1 };
   for (const o of existing) if (o.zone === 'verge') ctx.grid.insert(boxOf(o.footprint), o);
   for (const st of net.streets) {
     if (st.closed) continue;

@@ -10,7 +10,7 @@ import { createRng } from '../core/random';
 import { buildBlocks, type Block } from './blocks';
 import { difference, intersection, union } from './clipping';
 import { placeCrosswalks, type Crosswalk, type CrosswalkLayout, type CurbRamp } from './crosswalks';
-import { pointInMultiPolygon, type Box } from './geometry';
+import { pointInMultiPolygon, type Box, type Vec2 } from './geometry';
 import { buildNavGraph, type NavGraph } from './navgraph';
 import { generateNetwork, type StreetNetwork } from './network';
 import { placeBuildings, placeFurniture, placeLandmarkFurniture, type StaticObject } from './objects';
@@ -102,10 +102,12 @@ export function generateWorld(options: WorldOptions): World {
  * The pedestrian navigation graph of `zones`, and the walkable pieces it does not reach (slivers cut
  * off by other streets) turned into verge (sidewalk) or road (crosswalk) in place; returns the graph
  * and the crosswalks and curb ramps that remain, renumbered.
+ *
+ * @param extraLines more network lines (buildNavGraph), for a real place's pedestrian areas.
  */
-export function pruneDeadWalkable(network: StreetNetwork, layout: CrosswalkLayout, zones: ZonePolygons): { nav: NavGraph; crosswalks: Crosswalk[]; curbRamps: CurbRamp[]; keptCrosswalks: number[] } {
+export function pruneDeadWalkable(network: StreetNetwork, layout: CrosswalkLayout, zones: ZonePolygons, extraLines: readonly Vec2[][] = []): { nav: NavGraph; crosswalks: Crosswalk[]; curbRamps: CurbRamp[]; keptCrosswalks: number[] } {
   const pieces = union(zones.sidewalk, zones.crosswalk);
-  const nav = buildNavGraph(network, layout.crosswalks, new MultiPolygonIndex(pieces));
+  const nav = buildNavGraph(network, layout.crosswalks, new MultiPolygonIndex(pieces), extraLines);
   // Walkable pieces the graph does not reach (slivers cut off by other streets) become verge/road.
   const dead = pieces.filter((p) => !nav.nodes.some(([x, y]) => pointInMultiPolygon(x, y, [p])));
   let crosswalks = layout.crosswalks;

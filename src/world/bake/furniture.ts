@@ -1,6 +1,6 @@
 /**
  * Street furniture of the baked city: lamp posts, trees, hydrants, benches, bins, bollards, sign
- * posts, stop signs, bus shelters, bike racks, kiosks, statues and fountains, each built from a few primitives (cylinders, boxes, discs,
+ * posts, stop signs, bus shelters, bike racks, post boxes, kiosks, statues and fountains, each built from a few primitives (cylinders, boxes, discs,
  * an ellipsoid canopy) of flattened splats tangent to the primitive's surface. World frame, Z up,
  * metres; every object stands on the ground height at its base.
  *
@@ -38,6 +38,7 @@ export const FURNITURE_COLORS = {
   stone: [0.66, 0.64, 0.6],
   bronze: [0.36, 0.42, 0.34],
   water: [0.25, 0.5, 0.75],
+  postYellow: [0.93, 0.75, 0.1],
 } as const satisfies Record<string, Rgb>;
 
 type ColorFn = (t: number, a: number) => readonly number[];
@@ -334,6 +335,12 @@ export function bakeFurniture(world: World, o: StaticObject, z: number, seed: nu
         for (const sg of [-1, 1]) addCylinder(out, hx - sa * sg * (dep / 2 - 0.05), hy + ca * sg * (dep / 2 - 0.05), z, z + o.height, 0.03, solid(C.metal), 0.08, false);
         addBox(out, hx, hy, z + o.height - 0.05, z + o.height, 0.06, dep, o.yaw, C.metal, 0.05);
       }
+      break;
+    }
+    case 'postBox': {
+      // A pillar box: a painted post with a darker slot band and a cap.
+      addCylinder(out, cx, cy, z, z + o.height, o.radius, (t) => (t > 0.72 && t < 0.76 ? C.metal : C.postYellow), 0.06);
+      addDisc(out, cx, cy, z + o.height + 0.02, o.radius * 1.1, shadeRgb(C.postYellow, 0.8));
       break;
     }
     case 'building':

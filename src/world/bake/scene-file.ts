@@ -63,7 +63,7 @@ const vec2 = z.tuple([z.number().finite(), z.number().finite()]);
 const vec3 = z.tuple([z.number().finite(), z.number().finite(), z.number().finite()]);
 const ring = z.array(vec2).min(3, 'a ring needs at least 3 vertices');
 const polygon = z.object({ outer: ring, holes: z.array(ring).default([]) }).strict();
-const OBJECT_KINDS = ['lampPost', 'tree', 'hydrant', 'bench', 'bin', 'bollard', 'signPost', 'stopSign', 'busShelter', 'building', 'kiosk', 'statue', 'fountain', 'bikeRack'] as const;
+const OBJECT_KINDS = ['lampPost', 'tree', 'hydrant', 'bench', 'bin', 'bollard', 'signPost', 'stopSign', 'busShelter', 'building', 'kiosk', 'statue', 'fountain', 'bikeRack', 'postBox'] as const;
 
 const transform = z.union([
   z.object({ matrix: z.array(z.number().finite()).length(16, 'expected 16 numbers (row-major 4×4)') }).strict(),

@@ -9,12 +9,13 @@
  * "Key:building:levels"; the 3.2 m storey is bake/buildings.ts's).
  */
 import type { Rng } from '../../core/random';
-import { difference, intersection, union } from '../clipping';
-import { polygonArea, ringProblem, signedArea, type Box, type MultiPolygon, type Polygon, type Ring, type Vec2 } from '../geometry';
+import { difference, intersection } from '../clipping';
+import { boxOf, polygonArea, type Box, type MultiPolygon, type Polygon, type Ring, type Vec2 } from '../geometry';
 import type { StaticObject } from '../objects';
 import { projectOnPolyline } from '../polyline';
 import type { StreetNetwork } from '../network';
 import type { BoxGrid } from '../spatial-index';
+import { osmAreas } from './areas';
 import type { NodeProjector } from './clip';
 import { convexPieces } from './convex';
 import type { OsmData, OsmTags } from './elements';
@@ -52,25 +53,6 @@ export interface OsmBuildings {
   skipped: { id: string; why: string }[];
 }
 
-/** Closes rings from member ways by joining them end to end; null when they do not close. */
-function assembleRings(ways: number[][]): number[][] | null {
-  const open = ways.filter((w) => w.length >= 2).map((w) => w.slice());
-  const rings: number[][] = [];
-  while (open.length > 0) {
-    let cur = open.shift()!;
-    for (let guard = 0; cur[0] !== cur[cur.length - 1] && guard < 10_000; guard++) {
-      const end = cur[cur.length - 1];
-      const k = open.findIndex((w) => w[0] === end || w[w.length - 1] === end);
-      if (k < 0) return null;
-      const w = open.splice(k, 1)[0];
-      cur = cur.concat((w[0] === end ? w : w.slice().reverse()).slice(1));
-    }
-    if (cur[0] !== cur[cur.length - 1]) return null;
-    rings.push(cur);
-  }
-  return rings;
-}
-
 /** The height of a building from its tags (see the module comment), metres. */
 export function buildingHeight(tags: OsmTags, rng: Rng): number {
   const h = parseWidth(tags.height ?? tags['building:height']);
@@ -81,72 +63,46 @@ export function buildingHeight(tags: OsmTags, rng: Rng): number {
   return Math.max(1, base + rng.int(-1, 1)) * FLOOR_HEIGHT + 1;
 }
 
+/** Side of the tiles street land is cut into for {@link streetLandTiles}, and how far each reaches past its side, metres. */
+const LAND_TILE = 100;
+const LAND_TILE_MARGIN = 60;
+
+/**
+ * The street land that matters to a footprint within box `bb`: the part of `land` in a tile about
+ * the box's centre ({@link LAND_TILE} square, grown by {@link LAND_TILE_MARGIN}) when the box lies
+ * inside that tile, else all of it. Subtracting the tile's part from a footprint inside it gives
+ * the same result as subtracting all of `land`, at a small part of the cost (a city's street land
+ * is one polygon with thousands of vertices). Tiles are cut once, on first use.
+ */
+function streetLandTiles(land: MultiPolygon): (bb: Box) => MultiPolygon {
+  const tiles = new Map<string, MultiPolygon>();
+  return (bb) => {
+    const i = Math.floor((bb[0] + bb[2]) / 2 / LAND_TILE), j = Math.floor((bb[1] + bb[3]) / 2 / LAND_TILE);
+    const r: Box = [i * LAND_TILE - LAND_TILE_MARGIN, j * LAND_TILE - LAND_TILE_MARGIN, (i + 1) * LAND_TILE + LAND_TILE_MARGIN, (j + 1) * LAND_TILE + LAND_TILE_MARGIN];
+    if (bb[0] < r[0] || bb[1] < r[1] || bb[2] > r[2] || bb[3] > r[3]) return land;
+    const key = `${i},${j}`;
+    let t = tiles.get(key);
+    if (!t) {
+      t = intersection(land, [{ outer: [[r[0], r[1]], [r[2], r[1]], [r[2], r[3]], [r[0], r[3]]], holes: [] }]);
+      tiles.set(key, t);
+    }
+    return t;
+  };
+}
+
 /**
  * The buildings inside `box`, cut back from `streetLand` (the union of every ground zone).
  *
  * @param rng the building stream (default heights).
  */
 export function buildOsmBuildings(data: OsmData, proj: NodeProjector, box: Box, streetLand: MultiPolygon, rng: Rng): OsmBuildings {
-  const skipped: { id: string; why: string }[] = [];
-  const sources: { osmId: string; tags: OsmTags; rings: { outer: number[][]; inner: number[][] } }[] = [];
   const isBuilding = (t: OsmTags) => t.building !== undefined && t.building !== 'no';
-  const inRelation = new Set<number>();
-  for (const r of [...data.relations.values()].sort((p, q) => p.id - q.id)) {
-    if (r.tags.type !== 'multipolygon' || !isBuilding(r.tags)) continue;
-    const members = r.members.filter((m) => m.type === 'way');
-    const missing = members.filter((m) => !data.ways.has(m.ref));
-    members.forEach((m) => inRelation.add(m.ref));
-    if (missing.length > 0) {
-      skipped.push({ id: `relation/${r.id}`, why: `${missing.length} member way(s) missing from the file` });
-      continue;
-    }
-    const outer = assembleRings(members.filter((m) => m.role !== 'inner').map((m) => data.ways.get(m.ref)!.nodes));
-    const inner = assembleRings(members.filter((m) => m.role === 'inner').map((m) => data.ways.get(m.ref)!.nodes));
-    if (!outer || !inner || outer.length === 0) {
-      skipped.push({ id: `relation/${r.id}`, why: 'member ways do not close into rings' });
-      continue;
-    }
-    sources.push({ osmId: `relation/${r.id}`, tags: r.tags, rings: { outer, inner } });
-  }
-  for (const w of [...data.ways.values()].sort((p, q) => p.id - q.id)) {
-    if (!isBuilding(w.tags) || (inRelation.has(w.id) && !w.tags.building)) continue;
-    if (w.nodes.length < 4 || w.nodes[0] !== w.nodes[w.nodes.length - 1]) {
-      // Only worth a note when the way is at least partly inside the world.
-      if (w.nodes.some((n) => { const p = proj.at(n); return p && p[0] >= box[0] && p[0] <= box[2] && p[1] >= box[1] && p[1] <= box[3]; })) skipped.push({ id: `way/${w.id}`, why: 'ring is not closed' });
-      continue;
-    }
-    sources.push({ osmId: `way/${w.id}`, tags: w.tags, rings: { outer: [w.nodes], inner: [] } });
-  }
-  const boxPoly: MultiPolygon = [{ outer: [[box[0], box[1]], [box[2], box[1]], [box[2], box[3]], [box[0], box[3]]], holes: [] }];
+  const { areas, skipped } = osmAreas(data, proj, box, isBuilding);
+  const landNear = streetLandTiles(streetLand);
   const buildings: OsmBuilding[] = [];
-  for (const s of sources) {
-    const toRing = (ids: number[]): Ring | 'missing' => {
-      const ring: Ring = [];
-      for (const id of ids.slice(0, -1)) {
-        const p = proj.at(id);
-        if (!p) return 'missing';
-        if (ring.length === 0 || ring[ring.length - 1][0] !== p[0] || ring[ring.length - 1][1] !== p[1]) ring.push([p[0], p[1]]);
-      }
-      return ring;
-    };
-    const outers = s.rings.outer.map(toRing), inners = s.rings.inner.map(toRing);
-    const all = [...outers, ...inners];
-    // Quick reject: entirely outside the world.
-    const pts = all.filter((r): r is Ring => r !== 'missing').flat();
-    if (pts.length > 0 && !pts.some((p) => p[0] >= box[0] - 50 && p[0] <= box[2] + 50 && p[1] >= box[1] - 50 && p[1] <= box[3] + 50)) continue;
-    if (all.some((r) => r === 'missing')) {
-      if (pts.some((p) => p[0] >= box[0] && p[0] <= box[2] && p[1] >= box[1] && p[1] <= box[3])) skipped.push({ id: s.osmId, why: 'names nodes missing from the file' });
-      continue;
-    }
-    const problem = (all as Ring[]).map(ringProblem).find((x) => x !== null);
-    if (problem) {
-      skipped.push({ id: s.osmId, why: `invalid ring (${problem})` });
-      continue;
-    }
-    const ccw = (r: Ring): Ring => (signedArea(r) < 0 ? r.slice().reverse() : r);
-    const outerMp: MultiPolygon = union(...(outers as Ring[]).map((r) => [{ outer: ccw(r), holes: [] }]));
-    const innerMp: MultiPolygon = inners.length ? union(...(inners as Ring[]).map((r) => [{ outer: ccw(r), holes: [] }])) : [];
-    const cut = difference(intersection(difference(outerMp, innerMp), boxPoly), streetLand);
+  for (const s of areas) {
+    if (s.polygon.length === 0) continue;
+    const cut = difference(s.polygon, landNear(boxOf(s.polygon.flatMap((p) => p.outer))));
     const polys = cut.filter((p: Polygon) => polygonArea(p) >= 4);
     if (polys.length === 0) continue;
     const area = polys.reduce((a, p) => a + polygonArea(p), 0);

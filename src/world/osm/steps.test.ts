@@ -17,7 +17,7 @@ import { END_TRIM, stepsFlights, stepsLabel, stepsOnRoute } from './steps';
 import type { OsmWorldRef } from './world-ref';
 
 const FILE = 'steps.osm';
-const ref: OsmWorldRef = { kind: 'osm', path: FILE, md5: '0'.repeat(32), selection: { kind: 'centre', lat: 43.74, lon: 7.42, size: 300 }, seed: 0 };
+const ref: OsmWorldRef = { kind: 'osm', path: FILE, md5: '0'.repeat(32), selection: { kind: 'centre', lat: 43.74, lon: 7.42, size: 300 }, seed: 0, furniture: 'osm+generated' };
 let world: World;
 let stepsWay: number;
 

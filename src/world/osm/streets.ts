@@ -3,14 +3,16 @@
  * node they share with another way, given a cross-section from their tags (highway-tags.ts), and
  * joined again through nodes where nothing but the way changes (a `bend` junction keeps the two
  * cross-sections apart where they differ). Junctions: 1 arm → `deadEnd`, 2 → `bend`, 3 →
- * `tJunction`, 4 or more → `intersection`. The largest connected part of the network is kept; the
+ * `tJunction`, 4 or more → `intersection`. The largest connected part of the network (ways that reach
+ * one pedestrian area are connected through it) is kept; the
  * OSM ids of the ways it drops are reported.
  */
 import { boxOf, type Box, type Vec2 } from '../geometry';
 import type { Junction, JunctionKind, Street, StreetNetwork } from '../network';
-import { polylineLength, projectOnPolyline } from '../polyline';
+import { densify, polylineLength, projectOnPolyline } from '../polyline';
 import { maxReach, type StreetProfile } from '../profile';
-import { BoxGrid } from '../spatial-index';
+import { BoxGrid, MultiPolygonIndex } from '../spatial-index';
+import type { OsmArea } from './areas';
 import type { OsmData, OsmTags } from './elements';
 import { clipWay, type ClipVertex, type NodeProjector } from './clip';
 import { CURB_WIDTH, HIGHWAY_CLASSES, highwayClass, highwayProfile, sidewalkTags, type SideSpec } from './highway-tags';
@@ -149,13 +151,18 @@ function separateFill(offset: number | null, half: number): number | 'separate' 
   return Math.min(4, Math.max(0.25, fill));
 }
 
+/** How near a pedestrian area a way (or its sidewalk's outer edge) must come for the area to join it to the others, metres. */
+export const AREA_JOIN = 1.5;
+
 /**
  * Builds the street network of the highways inside `box`.
  *
  * @param proj the node projector of the world frame.
  * @param box world bounds, metres.
+ * @param areas pedestrian areas (pedestrian-areas.ts): the ways that reach one are connected through it.
  */
-export function buildOsmNetwork(data: OsmData, proj: NodeProjector, box: Box): OsmNetwork {
+
+export function buildOsmNetwork(data: OsmData, proj: NodeProjector, box: Box, areas: readonly OsmArea[] = []): OsmNetwork {
   const waysMissingNodes: number[] = [];
   type Run = { way: number; cls: string; tags: OsmTags; vs: ClipVertex[] };
   const runs: Run[] = [];
@@ -274,6 +281,22 @@ export function buildOsmNetwork(data: OsmData, proj: NodeProjector, box: Box): O
     if (!isCrossingWay(w.tags) || !highwayClass(w.tags)) continue;
     const touched = w.nodes.flatMap((n) => edgesAtNode.get(n) ?? []);
     for (const i of touched) join(kept[touched[0]].a, kept[i].a);
+  }
+  // Pedestrian areas join the ways that reach them: a footway that ends on a square's edge or inside
+  // it, a street whose sidewalk runs along it.
+  if (areas.length > 0) {
+    const reachOf = kept.map((e) => maxReach(highwayProfile(e.cls, e.tags, { left: e.left, right: e.right })) + AREA_JOIN);
+    for (const a of areas) {
+      const idx = new MultiPolygonIndex(a.polygon);
+      const ab = idx.box;
+      if (!ab) continue;
+      const touched = kept.map((e, i) => {
+        const r = reachOf[i], bb = boxOf(e.pts);
+        if (bb[0] > ab[2] + r || bb[2] < ab[0] - r || bb[1] > ab[3] + r || bb[3] < ab[1] - r) return -1;
+        return densify(e.pts, 1).some((p) => idx.contains(p[0], p[1]) || idx.distanceToBoundary(p[0], p[1], r) < r) ? i : -1;
+      }).filter((i) => i >= 0);
+      for (const i of touched) join(kept[touched[0]].a, kept[i].a);
+    }
   }
   const lengthOf = new Map<string, number>();
   for (const e of kept) lengthOf.set(find(e.a), (lengthOf.get(find(e.a)) ?? 0) + polylineLength(e.pts));

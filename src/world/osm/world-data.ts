@@ -17,9 +17,28 @@ export interface OsmWorldSource {
   /** MD5 of the file's bytes (hex). */
   md5: string;
   selection: OsmSelection;
+  /** Street furniture: only what OSM maps (`osm`), or that and generated furniture on the kerbs it leaves empty (`osm+generated`). */
+  furniture: FurnitureSource;
   /** The world origin: the selection's centre (height 0: OSM has no heights). */
   georeference: Georeference;
   attribution: string;
+}
+
+/** Where a real place's street furniture comes from (`--furniture`). */
+export type FurnitureSource = 'osm' | 'osm+generated';
+export const FURNITURE_SOURCES = ['osm', 'osm+generated'] as const;
+
+/** A mapped piece of street furniture (osm/furniture.ts): the object it became and the node it came from. */
+export interface OsmFurnitureLabel {
+  objectId: number;
+  /** `node/123`. */
+  osmId: string;
+  /** The tag that made it: `highway=bus_stop`, `natural=tree` … */
+  tag: string;
+  /** A bus stop's name, else null. */
+  name: string | null;
+  /** How far it was moved from its mapped spot to free ground, metres. */
+  moved: number;
 }
 
 /** An OSM building's labels: its obstacle pieces, address and the name on its storefront. */
@@ -49,6 +68,12 @@ export interface OsmWorldSummary {
   crosswalksMapped: number;
   crosswalksPlaced: number;
   separateSidewalkSides: number;
+  /** Pedestrian areas made walkable, and those skipped (broken rings, or not reached by the network) by OSM id. */
+  pedestrianAreas: number;
+  pedestrianAreasSkipped: { id: string; why: string }[];
+  /** Street furniture mapped in OSM and placed, and what was not (its OSM id and why). */
+  furnitureMapped: number;
+  furnitureSkipped: { id: string; why: string }[];
 }
 
 /** The OSM part of a world (`World.osm`). */
@@ -57,5 +82,7 @@ export interface OsmWorldData {
   /** Per network street id. */
   streets: OsmStreetInfo[];
   buildings: OsmBuildingLabel[];
+  /** The mapped street furniture, by object. */
+  furniture: OsmFurnitureLabel[];
   summary: OsmWorldSummary;
 }

@@ -4,7 +4,7 @@
  *
  * A file records the OSM file as given (relative to the repository root, or absolute), the md5 of
  * its bytes (a file that no longer matches is refused by the Node readers), the selection as the
- * world resolved it, and the seed of what OSM leaves open. Node reads the file itself; a page is
+ * world resolved it, the seed of what OSM leaves open and where its furniture comes from. Node reads the file itself; a page is
  * sent a Curbside OSM extract of the selection (extract.ts), which builds the same world, and
  * registers it here once ({@link registerOsmWorld}); every later use is a lookup.
  */
@@ -14,6 +14,7 @@ import type { OsmData } from './elements';
 import { readExtract } from './extract';
 import { buildOsmWorld } from './osm-world';
 import { OsmSelectionSchema, selectionText } from './selection';
+import { FURNITURE_SOURCES } from './world-data';
 
 /** A real-place world in a suite or task file (see the module comment). */
 export const OsmWorldRefSchema = z.object({
@@ -22,12 +23,14 @@ export const OsmWorldRefSchema = z.object({
   md5: z.string().regex(/^[0-9a-f]{32}$/, 'expected the md5 of the OSM file (32 hex digits)'),
   selection: OsmSelectionSchema,
   seed: z.number().int().nonnegative().default(0),
+  /** Street furniture from OSM alone, or with generated furniture on the kerbs it leaves empty. */
+  furniture: z.enum(FURNITURE_SOURCES).default('osm+generated'),
 }).strict();
 export type OsmWorldRef = z.infer<typeof OsmWorldRefSchema>;
 
-/** The cache key of an OSM world: its data (md5), selection and seed, not the path it was read from. */
+/** The cache key of an OSM world: its data (md5), selection, seed and furniture, not the path it was read from. */
 export function osmWorldKey(ref: OsmWorldRef): string {
-  return `osm:${ref.md5}:${JSON.stringify(ref.selection)}:${ref.seed}`;
+  return `osm:${ref.md5}:${JSON.stringify(ref.selection)}:${ref.seed}:${ref.furniture}`;
 }
 
 /** How messages name an OSM world: `scenes/cities/monaco-casino.json (centre 43.7396,7.4278 size 800)`. */
@@ -49,7 +52,7 @@ export function registerOsmWorld(ref: OsmWorldRef, data: OsmData): World {
   const key = osmWorldKey(ref);
   let world = registered.get(key);
   if (!world) {
-    world = buildOsmWorld(data, { file: ref.path, md5: ref.md5, selection: ref.selection, seed: ref.seed });
+    world = buildOsmWorld(data, { file: ref.path, md5: ref.md5, selection: ref.selection, seed: ref.seed, furniture: ref.furniture });
     registered.set(key, world);
   }
   return world;
