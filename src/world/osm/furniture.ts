@@ -176,11 +176,11 @@ export function placeOsmFurniture(data: OsmData, proj: NodeProjector, bounds: Bo
       .filter((c) => c.pr.d <= reach)
       .sort((a, b) => a.pr.d - b.pr.d || a.id - b.id);
 
-  const nodes = [...data.nodes.values()].filter((n) => furnitureTagOf(n.tags) !== null).sort((a, b) => a.id - b.id);
-  const inside = nodes.flatMap((n) => {
-    const p = proj.at(n.id);
-    return p && p[0] >= bounds[0] && p[0] <= bounds[2] && p[1] >= bounds[1] && p[1] <= bounds[3] ? [{ n, p, tag: furnitureTagOf(n.tags)! }] : [];
-  });
+  const inside = [...data.nodes.values()].flatMap((n) => {
+    const tag = furnitureTagOf(n.tags);
+    const p = tag ? proj.at(n.id) : null;
+    return tag && p && p[0] >= bounds[0] && p[0] <= bounds[2] && p[1] >= bounds[1] && p[1] <= bounds[3] ? [{ n, p, tag }] : [];
+  }).sort((a, b) => a.n.id - b.n.id);
   const platform = inside.filter((x) => x.tag === 'highway=bus_stop' && x.n.tags.public_transport !== 'stop_position' && x.n.tags.name);
 
   const objects: StaticObject[] = [];

@@ -5,21 +5,20 @@
  *
  * Each area, grown by {@link AREA_GROW} (OSM outlines are drawn to about a metre, and an inferred
  * sidewalk's frontage strip would otherwise part it from the sidewalk it adjoins), joins the sidewalk
- * zone where no carriageway, curb or crosswalk is: it is taken out of the verge
- * and frontage it covers, and added to the street land buildings are cut back from. The pedestrian network crosses it on a square lattice of lines every
- * {@link AREA_LATTICE} metres, reaching {@link AREA_REACH} metres past its edge so that the lines meet
+ * zone where no carriageway, curb or crosswalk is: it is taken out of the verge and frontage it
+ * covers, and added to the street land buildings are cut back from. The pedestrian network crosses
+ * it on a square lattice of lines every {@link AREA_LATTICE} metres, reaching {@link AREA_REACH} metres past its edge so that the lines meet
  * the sidewalks and footways around it (buildNavGraph joins lines where they cross and keeps only
  * edges on walkable ground). An area the network does not reach is reported.
  */
 import { difference, union } from '../clipping';
-import { toCCW, type MultiPolygon, type Vec2 } from '../geometry';
+import { boxOf, toCCW, type Box, type MultiPolygon, type Vec2 } from '../geometry';
 import { NAV_STEP } from '../navgraph';
 import { MultiPolygonIndex } from '../spatial-index';
 import type { ZonePolygons } from '../zones';
 import { osmAreas, type OsmArea } from './areas';
 import type { NodeProjector } from './clip';
 import type { OsmData, OsmTags } from './elements';
-import type { Box } from '../geometry';
 
 /** Spacing of the lattice of network lines across a pedestrian area, metres. */
 export const AREA_LATTICE = 3;
@@ -87,9 +86,8 @@ export function areaNavLines(areas: readonly OsmArea[]): Vec2[][] {
   for (const a of areas) {
     const idx = new MultiPolygonIndex(a.polygon);
     const near = (x: number, y: number) => idx.contains(x, y) || idx.distanceToBoundary(x, y, AREA_REACH) < AREA_REACH;
-    const pts = a.polygon.flatMap((p) => p.outer);
-    const lo = [Math.min(...pts.map((p) => p[0])) - AREA_REACH, Math.min(...pts.map((p) => p[1])) - AREA_REACH];
-    const hi = [Math.max(...pts.map((p) => p[0])) + AREA_REACH, Math.max(...pts.map((p) => p[1])) + AREA_REACH];
+    const bb = boxOf(a.polygon.flatMap((p) => p.outer));
+    const lo = [bb[0] - AREA_REACH, bb[1] - AREA_REACH], hi = [bb[2] + AREA_REACH, bb[3] + AREA_REACH];
     for (const axis of [0, 1] as const) {
       const other = 1 - axis;
       for (let c = Math.ceil(lo[other] / AREA_LATTICE) * AREA_LATTICE; c <= hi[other]; c += AREA_LATTICE) {
